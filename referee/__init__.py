@@ -1,0 +1,1 @@
+"""Table Referee: a referee and scorekeeper for card games played with real cards."""

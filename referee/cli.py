@@ -1,0 +1,148 @@
+"""The `referee` command: a thin shell over the library (replay, import, export, verify)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .record import RecordError, read_record, write_record
+from .replay import Fold, report
+from .replay import replay as replay_record
+from .store import Store, UnknownGame
+from .tables import Tables
+
+DEFAULT_DB = Path("instance") / "referee.sqlite3"
+
+
+def default_db() -> str:
+    return os.environ.get("REFEREE_DB", str(DEFAULT_DB))
+
+
+db_option = click.option(
+    "--db",
+    "db_path",
+    default=default_db,
+    show_default="instance/referee.sqlite3, or $REFEREE_DB",
+    help="The SQLite file of the event store.",
+)
+
+
+def read_file(path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8") if path != "-" else sys.stdin.read()
+    except (OSError, UnicodeDecodeError) as error:
+        raise click.ClickException(f"cannot read {path}: {error}") from None
+
+
+@click.group()
+@click.version_option(package_name="table-referee")
+def main() -> None:
+    """Table Referee: referee and scorekeeper for card games at a real table."""
+
+
+@main.command()
+@click.argument("file")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (the DESIGN.md contract).")
+@click.option("--upto", type=click.IntRange(min=0), help="Replay only the events up to this seq.")
+def replay(file: str, as_json: bool, upto: int | None) -> None:
+    """Replay a table record offline and report flags, voids and the result.
+
+    Exit status: 0 no violations, 1 violations found, 2 the record is malformed.
+    """
+    try:
+        record = read_record(read_file(file))
+    except RecordError as error:
+        click.echo(f"{file}: {error}", err=True)
+        sys.exit(2)
+    fold = replay_record(record.header, record.events, upto)
+    shown = report(fold)
+    if as_json:
+        click.echo(json.dumps(shown, ensure_ascii=False))
+    else:
+        click.echo(readable_report(fold, shown))
+    sys.exit(1 if shown["violations"] else 0)
+
+
+def readable_report(fold: Fold, shown: dict[str, Any]) -> str:
+    header = fold.header
+    lines = [
+        f"{header.rules.title}" + (f" — {header.title}" if header.title else ""),
+        f"Players: {', '.join(header.seats)}",
+        f"Events: {shown['events']}",
+    ]
+    if fold.outcome is not None:
+        lines.append(f"Game over: {fold.outcome.reason}")
+    else:
+        lines.append("Game not finished")
+    for flag in shown["violations"]:
+        withdrawn = " (voided)" if flag["seq"] in shown["voided"] else ""
+        lines.append(f"  seq {flag['seq']}: {flag['message']} [{flag['rule']}]{withdrawn}")
+    if not shown["violations"]:
+        lines.append("No violations.")
+    if shown["ranking"]:
+        lines.append("Ranking:")
+        for place, tier in enumerate(shown["ranking"], start=1):
+            points = ", ".join(
+                f"{name} ({shown['scores'][name]})" if name in shown["scores"] else name for name in tier
+            )
+            lines.append(f"  {place}. {points}")
+    return "\n".join(lines)
+
+
+@main.command("import")
+@click.argument("file")
+@click.option("--id", "game_id", help="The id to give the game (default: a random one).")
+@db_option
+def import_(file: str, game_id: str | None, db_path: str) -> None:
+    """Store a table record as a new game and print its id."""
+    try:
+        record = read_record(read_file(file))
+        tables = Tables(Store(db_path))
+        click.echo(tables.import_record(record, game_id))
+    except RecordError as error:
+        raise click.ClickException(f"{file}: {error}") from None
+
+
+@main.command()
+@click.argument("game")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write to this file.")
+@db_option
+def export(game: str, output: str | None, db_path: str) -> None:
+    """Write a stored game as a table record (canonical table-record/1)."""
+    store = Store(db_path)
+    try:
+        text = write_record(store.header(game), store.events(game))
+    except UnknownGame as error:
+        raise click.ClickException(str(error)) from None
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+    else:
+        click.echo(text, nl=False)
+
+
+@main.command()
+@db_option
+def verify(db_path: str) -> None:
+    """Check the hash chain of every stored event; name the first broken row of a game."""
+    if not Path(db_path).exists():
+        raise click.ClickException(f"no database at {db_path}")
+    problems = Store(db_path).verify()
+    for problem in problems:
+        click.echo(problem, err=True)
+    if problems:
+        sys.exit(1)
+    click.echo("ok: every hash chain is intact")
+
+
+@main.command()
+@db_option
+def games(db_path: str) -> None:
+    """List the stored games, newest first."""
+    for row in Store(db_path).games():
+        players = ", ".join(row["header"]["seats"])
+        click.echo(f"{row['id']}  {row['game']:<22} {row['events']:>5} events  {row['created_at']}  {players}")

@@ -1,0 +1,147 @@
+"""What every game shares: the rule violation, the end of a game, and the game contract.
+
+A game is pure: it turns (state, event) into a new state or a `Violation`, and never does
+I/O. Events reach a game already checked against its schemas (see `referee.record`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, ClassVar, Generic, TypeVar
+
+from marshmallow import Schema, fields
+
+Event = Mapping[str, Any]
+S = TypeVar("S")
+
+
+@dataclass(frozen=True)
+class Violation:
+    """An event that breaks a rule: the rule id of the spec and a sentence for the table."""
+
+    rule: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.message} ({self.rule})"
+
+
+class Termination(Enum):
+    """Why a game is over."""
+
+    FINISHED = "finished"  # the rules ended it
+    TABLE_END = "ended"  # the table logged `end`
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game, as a value with its reason."""
+
+    termination: Termination
+    reason: str
+
+
+@dataclass(frozen=True)
+class Result:
+    """Scores (name -> points; empty where a game has none), tiers best first, details."""
+
+    scores: dict[str, int]
+    ranking: list[list[str]]
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+class Seat(fields.Integer):
+    """A seat index; the record binds it to the header's seat count."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(strict=True, **kwargs)
+
+
+def card_count(count: int, noun: str, plural: str | None = None) -> str:
+    """'one 9', 'three 7s': card counts as players say them."""
+    words = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+    number = words[count] if count < len(words) else str(count)
+    return f"{number} {noun if count == 1 else plural or noun + 's'}"
+
+
+def ranking_by_score(scores: Mapping[str, int]) -> list[list[str]]:
+    """Tiers of names by score, best first; equal scores share a tier."""
+    tiers: dict[int, list[str]] = {}
+    for name, points in scores.items():
+        tiers.setdefault(points, []).append(name)
+    return [tiers[points] for points in sorted(tiers, reverse=True)]
+
+
+def replace_at(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    """A copy of a tuple with one item replaced: per-seat values in frozen state."""
+    return items[:index] + (value,) + items[index + 1 :]
+
+
+Check = Callable[[S, Event], Iterator[Violation]]
+Effect = Callable[[S, Event], S]
+
+
+class Game(Generic[S]):
+    """The game contract. Subclasses state their facts first, then their rules.
+
+    `handlers` maps each event type to (checks, effect): the checks yield every rule the
+    event breaks, the effect folds a legal event into a new state. `apply` reports the
+    broken rule that comes first in `rules`, the spec's table order (DESIGN.md).
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    rules: ClassVar[dict[str, str]]  # rule id -> when it is broken, in spec order
+    events: ClassVar[dict[str, dict[str, fields.Field]]]  # type -> fields, in record order
+    options: ClassVar[type[Schema]]
+
+    def handlers(self) -> Mapping[str, tuple[Check[S], Effect[S]]]:
+        raise NotImplementedError
+
+    def initial(self, seats: Sequence[str], options: Mapping[str, Any]) -> S:
+        """The state before the first event; `options` are loaded with their defaults."""
+        raise NotImplementedError
+
+    def outcome(self, state: S) -> Outcome | None:
+        """The end of the game when its rules have ended it, else None."""
+        raise NotImplementedError
+
+    def view(self, state: S, seat: int | None) -> dict[str, Any]:
+        """What `seat` (None: a spectator) may see, whose turn it is and what is legal now."""
+        raise NotImplementedError
+
+    def result(self, state: S, outcome: Outcome | None = None) -> Result:
+        """Scores, ranking and the game's scoring table for the state reached.
+
+        `outcome` is how the game ended, when the table ended it with `end`.
+        """
+        raise NotImplementedError
+
+    def apply(self, state: S, event: Event) -> S | Violation:
+        """The state after a legal event, or the first rule (in spec order) it breaks."""
+        checks, effect = self._handlers[event["type"]]
+        broken = self.first_broken(checks(state, event))
+        return broken if broken is not None else effect(state, event)
+
+    def first_broken(self, violations: Iterable[Violation]) -> Violation | None:
+        """Of several broken rules, the one listed first in the spec's rule table."""
+        return min(violations, key=lambda v: self._rule_order[v.rule], default=None)
+
+    def load_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Options with their defaults; raises marshmallow.ValidationError on bad ones."""
+        loaded: dict[str, Any] = self.options().load(dict(options))
+        return loaded
+
+    def __init__(self) -> None:
+        self._handlers = self.handlers()
+        self._rule_order = {rule: index for index, rule in enumerate(self.rules)}
+        unknown = {t for t in self._handlers} ^ set(self.events)
+        assert not unknown, f"{self.name}: events and handlers differ: {unknown}"
+
+    def is_table_event(self, event_type: str) -> bool:
+        """Table events (a deal, revealed cards) have no acting seat."""
+        return "seat" not in self.events.get(event_type, {"seat": None})

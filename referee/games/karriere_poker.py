@@ -1,0 +1,673 @@
+"""Karriere Poker (`karriere-poker`): a climbing game played as a match of several games.
+
+Spec: shared/rules/karriere-poker.md. Decisions where the spec is silent:
+- A `deal` while a game is still being played is flagged `kp.turn` (it is not the time
+  for a deal); a `hand` before the game's deal is flagged `kp.deal.missing`.
+- From game 2 a `deal` may omit `dealer`: the Tellerwäscher deals by rule.
+- `hand` may be logged at any time of its game: it is the hand as dealt; what the seat
+  has given, received and played since is applied to it. A second, different `hand` of
+  the same seat in one game, or one that contradicts what the seat already played or
+  gave, is flagged `kp.hand.deal`.
+- An `exchange` without `cards` (only `count`): when the giver's dealt hand is known he
+  is taken to have given what the rule demands; otherwise both hands become unknown
+  for the rest of this game (sizes stay exact).
+- The match winner when the table ends the match early (`end` event): the Boss of the
+  last finished game, whatever the `end` option; no loser.
+- With no finished game the ranking is one tier of all players.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from .base import (
+    Event,
+    Game,
+    Outcome,
+    Result,
+    Seat,
+    Termination,
+    Violation,
+    card_count,
+    replace_at,
+)
+
+POSITIONS = (
+    "Boss",
+    "Geschäftsführer",
+    "Manager",
+    "Abteilungsleiter",
+    "Meister",
+    "Geselle",
+    "Azubi",
+    "Tellerwäscher",
+)
+JOKER = "J"
+JOKER_VALUE = 14  # jokers alone rank above 13
+HAND_SIZE = 13
+JOKERS_BY_PLAYERS = {4: 2, 5: 2, 6: 3, 7: 3, 8: 4}
+# Exchange counts, pair by pair: position i gives/takes with position n-1-i.
+EXCHANGE_COUNTS = {4: (2, 1), 5: (2, 1), 6: (3, 2, 1), 7: (3, 2, 1), 8: (4, 3, 2, 1)}
+
+Counts = tuple[int, ...]  # a multiset of cards: index 1..13 numbers, 14 jokers
+NO_CARDS: Counts = (0,) * 15
+
+
+def card_index(card: int | str) -> int:
+    return JOKER_VALUE if card == JOKER else int(card)
+
+
+def to_counts(cards: Sequence[int | str]) -> Counts:
+    counts = [0] * 15
+    for card in cards:
+        counts[card_index(card)] += 1
+    return tuple(counts)
+
+
+def add(a: Counts, b: Counts, sign: int = 1) -> Counts:
+    return tuple(x + sign * y for x, y in zip(a, b))
+
+
+def contains(hand: Counts, cards: Counts) -> bool:
+    return all(h >= c for h, c in zip(hand, cards))
+
+
+def sorted_cards(counts: Counts) -> list[int | str]:
+    """Lowest first, jokers last (they are the highest cards)."""
+    cards: list[int | str] = []
+    for index, count in enumerate(counts):
+        cards.extend([JOKER if index == JOKER_VALUE else index] * count)
+    return cards
+
+
+def describe(cards: Sequence[int | str]) -> str:
+    """Cards as a player says them: 'three 7s', 'two jokers', 'two 9s (one a joker)'."""
+    numbers = sorted({c for c in cards if c != JOKER}, key=int)
+    jokers = sum(1 for c in cards if c == JOKER)
+    if not numbers:
+        return card_count(jokers, "joker")
+    if len(numbers) > 1:
+        return ", ".join(str(c) for c in cards)
+    text = card_count(len(cards), str(numbers[0]))
+    if jokers:
+        text += f" ({card_count(jokers, 'joker')} among them)" if jokers > 1 else " (one a joker)"
+    return text
+
+
+def play_value(cards: Sequence[int | str]) -> int:
+    """The number a play shows: jokers take the number they go with, alone they are 14."""
+    numbers = [int(c) for c in cards if c != JOKER]
+    return numbers[0] if numbers else JOKER_VALUE
+
+
+class Card(fields.Field):
+    """A Karriere Poker card: a number 1–13 or "J" (a joker)."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> int | str:
+        if value == JOKER or (type(value) is int and 1 <= value <= 13):
+            return value  # type: ignore[no-any-return]
+        raise ValidationError(f'{value!r} is not a card of this game (1–13 or "J").')
+
+
+def cards_field(**kwargs: Any) -> fields.List:
+    return fields.List(Card(), validate=validate.Length(min=1, max=40), **kwargs)
+
+
+class EndOption(Schema):
+    kind = fields.String(
+        required=True, validate=validate.OneOf(["games", "boss-streak", "dishwasher-streak", "open"])
+    )
+    count = fields.Integer(strict=True, validate=validate.Range(min=1))
+
+    @validates_schema
+    def _count_needed(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if data["kind"] != "open" and "count" not in data:
+            raise ValidationError(f"{data['kind']!r} needs a count", "count")
+
+
+class Options(Schema):
+    positions = fields.List(fields.String(validate=validate.Length(min=1, max=40)))
+    end = fields.Nested(EndOption, load_default=lambda: {"kind": "open"})
+
+
+@dataclass(frozen=True)
+class State:
+    names: tuple[str, ...]
+    positions: tuple[str, ...]  # position names, best first
+    end: Mapping[str, Any]
+    jokers: int
+    finished: tuple[tuple[int, ...], ...] = ()  # each finished game: seats best first
+    dealers: tuple[int, ...] = ()  # the dealer of each game
+    playing: bool = False  # a game has been dealt and is not over
+    order: tuple[int, ...] = ()  # turn order ("clockwise") of the current game
+    rank: tuple[int, ...] = ()  # position index held during this game (from game 2)
+    sizes: tuple[int, ...] = ()
+    hands: tuple[Counts | None, ...] = ()  # known current hands
+    dealt: tuple[Counts | None, ...] = ()  # known hands as dealt
+    changes: tuple[Counts | None, ...] = ()  # received - given - played; None: unknown
+    played: Counts = NO_CARDS  # cards played this game, for the deck supply
+    exchanged: frozenset[tuple[int, int]] = frozenset()  # (giver, receiver) done
+    out: tuple[int, ...] = ()  # seats out this game, in the order they went out
+    leader: int | None = None  # who must lead now; None while an orbit runs
+    pending: tuple[int, ...] = ()  # seats still to act in this round, in order
+    lead_count: int = 0
+    top_value: int = 0
+    top_cards: tuple[int | str, ...] = ()
+    top_seat: int | None = None
+
+    @property
+    def game_number(self) -> int:
+        return len(self.dealers)
+
+    @property
+    def seat_count(self) -> int:
+        return len(self.names)
+
+    @property
+    def turn(self) -> int | None:
+        if not self.playing or self.exchanges_missing():
+            return None
+        return self.leader if self.leader is not None else self.pending[0]
+
+    def exchange_pairs(self) -> list[tuple[int, int, int]]:
+        """(better seat, worse seat, count) for the game being played, from game 2."""
+        if not self.rank:
+            return []
+        by_rank = sorted(range(self.seat_count), key=lambda s: self.rank[s])
+        return exchange_pairs(tuple(by_rank))
+
+    def exchanges_missing(self) -> list[tuple[int, int, int]]:
+        """(giver, receiver, count) still to be logged in this game."""
+        missing = []
+        for better, worse, count in self.exchange_pairs():
+            for giver, receiver in ((better, worse), (worse, better)):
+                if (giver, receiver) not in self.exchanged:
+                    missing.append((giver, receiver, count))
+        return missing
+
+
+def exchange_pairs(by_rank: tuple[int, ...]) -> list[tuple[int, int, int]]:
+    """Who exchanges with whom, and how many cards, for seats listed best first."""
+    n = len(by_rank)
+    return [(by_rank[i], by_rank[n - 1 - i], count) for i, count in enumerate(EXCHANGE_COUNTS[n])]
+
+
+class KarrierePoker(Game[State]):
+    name = "karriere-poker"
+    title = "Karriere Poker"
+    min_players = 4
+    max_players = 8
+    rules = {
+        "kp.deal.dealer": "game 1: missing dealer; from game 2: the dealer is not the Tellerwäscher",
+        "kp.deal.missing": "a play/pass/exchange before the game's deal",
+        "kp.exchange.pair": "an exchange between seats that are not a pair, or a pair exchanging twice",
+        "kp.exchange.count": "the wrong number of cards for that pair",
+        "kp.exchange.missing": "a play or pass while exchanges of this game are still missing",
+        "kp.exchange.cards": "(hand known) the giver did not give his lowest / highest cards",
+        "kp.turn": "not this seat's turn (includes a player who is out)",
+        "kp.lead.pass": "the starting player passed",
+        "kp.play.mixed": "cards of more than one number",
+        "kp.raise.count": "a raise with a different number of cards than the lead",
+        "kp.raise.higher": "a raise not higher than the last cards played",
+        "kp.hand.size": "more cards played than the seat holds",
+        "kp.deck.supply": "more copies of a number, or more jokers, played in one game than exist",
+        "kp.hand.cards": "(hand known) a card the seat does not hold",
+        "kp.hand.deal": "a hand whose size or contents cannot have been dealt",
+    }
+    events = {
+        "deal": {"dealer": Seat()},
+        "hand": {"seat": Seat(required=True), "cards": cards_field(required=True)},
+        "exchange": {
+            "seat": Seat(required=True),
+            "to": Seat(required=True),
+            "cards": cards_field(),
+            "count": fields.Integer(strict=True, validate=validate.Range(min=1, max=40)),
+        },
+        "play": {"seat": Seat(required=True), "cards": cards_field(required=True)},
+        "pass": {"seat": Seat(required=True)},
+    }
+    options = Options
+
+    def handlers(self) -> Mapping[str, Any]:
+        return {
+            "deal": (self._deal_checks, self._deal),
+            "hand": (self._hand_checks, self._hand),
+            "exchange": (self._exchange_checks, self._exchange),
+            "play": (self._play_checks, self._play),
+            "pass": (self._play_checks, self._pass),
+        }
+
+    def load_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        loaded = super().load_options(options)
+        if "positions" in loaded:
+            names = loaded["positions"]
+            if len(set(names)) != len(names) or names[0] != "Boss" or names[-1] != "Tellerwäscher":
+                raise ValidationError(
+                    {"positions": ['Positions must differ, the first "Boss", the last "Tellerwäscher".']}
+                )
+        return loaded
+
+    def initial(self, seats: Sequence[str], options: Mapping[str, Any]) -> State:
+        n = len(seats)
+        positions = options.get("positions") or [*POSITIONS[: n - 1], POSITIONS[-1]]
+        if len(positions) != n:
+            raise ValidationError({"positions": [f"Give {n} positions, one per player."]})
+        return State(tuple(seats), tuple(positions), options["end"], JOKERS_BY_PLAYERS[n])
+
+    # --- checks: each yields the rules an event breaks ---------------------------------
+
+    def _deal_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        dealer = event.get("dealer")
+        if not state.finished and dealer is None:
+            yield Violation("kp.deal.dealer", "The first deal must name the dealer.")
+        if state.finished and dealer is not None and dealer != state.finished[-1][-1]:
+            dishwasher = state.names[state.finished[-1][-1]]
+            yield Violation(
+                "kp.deal.dealer",
+                f"{state.names[dealer]} cannot deal: the Tellerwäscher, {dishwasher}, deals from game 2 on.",
+            )
+        if state.playing:
+            holding = [state.names[s] for s in state.order if state.sizes[s] > 0]
+            yield Violation(
+                "kp.turn",
+                f"Game {state.game_number} is still being played ({', '.join(holding)} hold cards); "
+                "the next deal comes after it ends.",
+            )
+
+    def _hand_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        seat, cards = event["seat"], to_counts(event["cards"])
+        name = state.names[seat]
+        if not state.playing:
+            yield Violation("kp.deal.missing", f"{name}'s hand is logged before the deal.")
+            return
+        expected = self._dealt_size(state, seat)
+        problems = []
+        if sum(cards) != expected:
+            problems.append(f"{name} was dealt {expected} cards, not {sum(cards)}")
+        known = state.dealt[seat]
+        if known is not None and known != cards:
+            problems.append(f"{name}'s hand was already logged with other cards")
+        others = [h for s, h in enumerate(state.dealt) if s != seat and h is not None]
+        dealt_in_all = add(cards, tuple(map(sum, zip(NO_CARDS, *others))))
+        short = self._over_supply(state, dealt_in_all)
+        if short:
+            problems.append(f"the deck has only {short}")
+        change = state.changes[seat]
+        if change is not None and min(add(cards, change)) < 0:
+            problems.append(f"{name} has already played or given cards this hand does not hold")
+        if problems:
+            yield Violation("kp.hand.deal", f"This hand cannot have been dealt: {'; '.join(problems)}.")
+
+    def _exchange_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        giver, receiver = event["seat"], event["to"]
+        names = state.names
+        if not state.playing:
+            yield Violation("kp.deal.missing", f"{names[giver]} exchanges before the deal.")
+            return
+        pair = next(
+            (p for p in state.exchange_pairs() if {p[0], p[1]} == {giver, receiver} and giver != receiver),
+            None,
+        )
+        if pair is None:
+            yield Violation("kp.exchange.pair", self._not_a_pair(state, giver, receiver))
+            return
+        if (giver, receiver) in state.exchanged:
+            yield Violation(
+                "kp.exchange.pair", f"{names[giver]} has already given {names[receiver]} cards in this game."
+            )
+            return
+        better, worse, count = pair
+        given = len(event["cards"]) if "cards" in event else event.get("count", 0)
+        if given != count:
+            yield Violation(
+                "kp.exchange.count",
+                f"{names[giver]} gave {names[receiver]} {card_count(given, 'card')}; "
+                f"this pair exchanges {card_count(count, 'card')}.",
+            )
+            return
+        dealt = state.dealt[giver]
+        if dealt is not None and "cards" in event:
+            due = self._due_cards(dealt, count, lowest=giver == better)
+            if to_counts(event["cards"]) != to_counts(due):
+                which = "lowest" if giver == better else "highest"
+                yield Violation(
+                    "kp.exchange.cards",
+                    f"{names[giver]} must give {names[receiver]} the {count} {which} cards dealt "
+                    f"({', '.join(map(str, due))}), not {', '.join(map(str, event['cards']))}.",
+                )
+
+    def _play_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        seat, name = event["seat"], state.names[event["seat"]]
+        if not state.playing:
+            yield Violation("kp.deal.missing", f"{name} acts before the deal of the next game.")
+            return
+        missing = state.exchanges_missing()
+        if missing:
+            giver, receiver, count = missing[0]
+            yield Violation(
+                "kp.exchange.missing",
+                f"Play waits for the exchange: {state.names[giver]} has yet to give "
+                f"{state.names[receiver]} {card_count(count, 'card')}.",
+            )
+            return
+        if seat != state.turn:
+            yield Violation("kp.turn", self._not_your_turn(state, seat))
+            return
+        if event["type"] == "pass":
+            if state.leader == seat:
+                yield Violation("kp.lead.pass", f"{name} starts this round and must play, not pass.")
+            return
+        cards = event["cards"]
+        if len({c for c in cards if c != JOKER}) > 1:
+            yield Violation("kp.play.mixed", f"{name} played {describe(cards)}: all cards must show one number.")
+            return
+        if state.leader is None:
+            if len(cards) != state.lead_count:
+                yield Violation(
+                    "kp.raise.count",
+                    f"{name} played {describe(cards)}, but the lead was {card_count(state.lead_count, 'card')}.",
+                )
+            elif play_value(cards) <= state.top_value:
+                yield Violation(
+                    "kp.raise.higher",
+                    f"{name} played {describe(cards)}, not higher than {describe(state.top_cards)}.",
+                )
+        if len(cards) > state.sizes[seat]:
+            yield Violation(
+                "kp.hand.size",
+                f"{name} played {card_count(len(cards), 'card')} but holds only {state.sizes[seat]}.",
+            )
+        short = self._over_supply(state, add(state.played, to_counts(cards)))
+        if short:
+            yield Violation("kp.deck.supply", f"{name} played {describe(cards)}, but the deck has only {short}.")
+        hand = state.hands[seat]
+        if hand is not None and not contains(hand, to_counts(cards)):
+            yield Violation("kp.hand.cards", f"{name} played {describe(cards)}, but does not hold them.")
+
+    # --- effects: each folds a legal event into a new state ------------------------------
+
+    def _deal(self, state: State, event: Event) -> State:
+        n = state.seat_count
+        if state.finished:
+            order = state.finished[-1]
+            rank = tuple(order.index(s) for s in range(n))
+            dealer = order[-1]
+            leader = order[0]
+        else:
+            order, rank, dealer = tuple(range(n)), (), event["dealer"]
+            leader = (dealer + 1) % n
+        sizes = [HAND_SIZE] * n
+        if state.finished:
+            sizes[dealer] += state.jokers
+        return replace(
+            state,
+            dealers=(*state.dealers, dealer),
+            playing=True,
+            order=order,
+            rank=rank,
+            sizes=tuple(sizes),
+            hands=(None,) * n,
+            dealt=(None,) * n,
+            changes=(NO_CARDS,) * n,
+            played=NO_CARDS,
+            exchanged=frozenset(),
+            out=(),
+            leader=leader,
+            pending=(),
+            lead_count=0,
+            top_value=0,
+            top_cards=(),
+            top_seat=None,
+        )
+
+    def _hand(self, state: State, event: Event) -> State:
+        seat, dealt = event["seat"], to_counts(event["cards"])
+        change = state.changes[seat]
+        current = None if change is None else add(dealt, change)
+        return replace(
+            state,
+            dealt=replace_at(state.dealt, seat, dealt),
+            hands=replace_at(state.hands, seat, current),
+        )
+
+    def _exchange(self, state: State, event: Event) -> State:
+        giver, receiver = event["seat"], event["to"]
+        better, worse, count = next(p for p in state.exchange_pairs() if giver in p[:2] and receiver in p[:2])
+        if "cards" in event:
+            cards: Counts | None = to_counts(event["cards"])
+        elif state.dealt[giver] is not None:
+            cards = to_counts(self._due_cards(state.dealt[giver], count, lowest=giver == better))  # type: ignore[arg-type]
+        else:
+            cards = None
+        hands, changes = list(state.hands), list(state.changes)
+        for seat, sign in ((giver, -1), (receiver, 1)):
+            hand, change = hands[seat], changes[seat]
+            hands[seat] = None if cards is None or hand is None else add(hand, cards, sign)
+            changes[seat] = None if cards is None or change is None else add(change, cards, sign)
+        sizes = list(state.sizes)
+        sizes[giver] -= count
+        sizes[receiver] += count
+        return replace(
+            state,
+            sizes=tuple(sizes),
+            hands=tuple(hands),
+            changes=tuple(changes),
+            exchanged=state.exchanged | {(giver, receiver)},
+        )
+
+    def _play(self, state: State, event: Event) -> State:
+        seat, cards = event["seat"], event["cards"]
+        played = to_counts(cards)
+        hand, change = state.hands[seat], state.changes[seat]
+        state = replace(
+            state,
+            sizes=replace_at(state.sizes, seat, state.sizes[seat] - len(cards)),
+            hands=replace_at(state.hands, seat, None if hand is None else add(hand, played, -1)),
+            changes=replace_at(state.changes, seat, None if change is None else add(change, played, -1)),
+            played=add(state.played, played),
+            top_value=play_value(cards),
+            top_cards=tuple(cards),
+            top_seat=seat,
+        )
+        if state.sizes[seat] == 0:
+            state = replace(state, out=(*state.out, seat))
+        if state.leader is not None:
+            start = state.order.index(seat)
+            clockwise = state.order[start + 1 :] + state.order[:start]
+            pending = tuple(s for s in clockwise if state.sizes[s] > 0)
+            state = replace(state, leader=None, lead_count=len(cards), pending=pending)
+        else:
+            state = replace(state, pending=state.pending[1:])
+        return self._after_turn(state)
+
+    def _pass(self, state: State, event: Event) -> State:
+        return self._after_turn(replace(state, pending=state.pending[1:]))
+
+    def _after_turn(self, state: State) -> State:
+        """End the game when one player holds cards; start a new round after the orbit."""
+        holding = [s for s in state.order if state.sizes[s] > 0]
+        if len(holding) == 1:
+            return replace(
+                state,
+                finished=(*state.finished, (*state.out, holding[0])),
+                playing=False,
+                pending=(),
+                leader=None,
+            )
+        if state.pending:
+            return state
+        winner = state.top_seat
+        assert winner is not None
+        leader = winner if state.sizes[winner] > 0 else self._successor(state, winner)
+        return replace(state, leader=leader, lead_count=0, top_value=0, top_cards=(), top_seat=None)
+
+    def _successor(self, state: State, winner: int) -> int:
+        """Who leads when the round's winner has gone out."""
+        if not state.rank:  # game 1: the next player counter-clockwise who holds cards
+            start = state.order.index(winner)
+            counter_clockwise = [state.order[(start - k) % len(state.order)] for k in range(1, len(state.order))]
+            return next(s for s in counter_clockwise if state.sizes[s] > 0)
+        by_rank = state.order  # from game 2 the seating is the rank order
+        position = state.rank[winner]
+        for neighbour in (position - 1, position + 1):
+            if 0 <= neighbour < len(by_rank) and state.sizes[by_rank[neighbour]] > 0:
+                return by_rank[neighbour]
+        return next(s for s in by_rank if state.sizes[s] > 0)
+
+    # --- helpers ------------------------------------------------------------------------
+
+    def _dealt_size(self, state: State, seat: int) -> int:
+        return HAND_SIZE + (state.jokers if state.finished and seat == state.dealers[-1] else 0)
+
+    def _over_supply(self, state: State, counts: Counts) -> str:
+        """What the deck lacks for these counts, as 'four 7s', or ''."""
+        for index, count in enumerate(counts):
+            supply = state.jokers if index == JOKER_VALUE else state.seat_count if index else 0
+            if count > supply:
+                return card_count(supply, "joker") if index == JOKER_VALUE else card_count(supply, str(index))
+        return ""
+
+    @staticmethod
+    def _due_cards(dealt: Counts, count: int, lowest: bool) -> list[int | str]:
+        cards = sorted_cards(dealt)
+        return cards[:count] if lowest else cards[-count:]
+
+    def _not_a_pair(self, state: State, giver: int, receiver: int) -> str:
+        names = state.names
+        if not state.finished:
+            return "There is no exchange in the first game."
+        partner = next((p[1] if p[0] == giver else p[0] for p in state.exchange_pairs() if giver in p[:2]), None)
+        if partner is None:
+            return f"{names[giver]} ({self._position(state, giver)}) does not exchange in this game."
+        return f"{names[giver]} exchanges with {names[partner]}, not with {names[receiver]}."
+
+    def _not_your_turn(self, state: State, seat: int) -> str:
+        name = state.names[seat]
+        if state.sizes[seat] == 0:
+            return f"{name} has gone out and takes no more turns this game."
+        turn = state.turn
+        assert turn is not None
+        if seat in state.pending:
+            return f"It is {state.names[turn]}'s turn, not {name}'s."
+        if state.leader is None:
+            return f"{name} has already acted in this round; it is {state.names[turn]}'s turn."
+        return f"{state.names[turn]} starts this round, not {name}."
+
+    def _position(self, state: State, seat: int) -> str:
+        return state.positions[state.rank[seat]] if state.rank else ""
+
+    # --- the end, the view and the result -----------------------------------------------
+
+    def outcome(self, state: State) -> Outcome | None:
+        kind, count = state.end["kind"], state.end.get("count", 0)
+        games = state.finished
+        if not games or kind == "open":
+            return None
+        boss = state.names[games[-1][0]]
+        if kind == "games" and len(games) >= count:
+            return Outcome(Termination.FINISHED, f"{len(games)} games played; {boss} is Boss and wins")
+        if kind == "boss-streak" and self._streak(games, 0) >= count:
+            return Outcome(Termination.FINISHED, f"{boss} is Boss for the {ordinal(count)} game in a row and wins")
+        if kind == "dishwasher-streak" and self._streak(games, -1) >= count:
+            loser = state.names[games[-1][-1]]
+            return Outcome(
+                Termination.FINISHED,
+                f"{loser} is Tellerwäscher for the {ordinal(count)} time in a row and loses; {boss} wins",
+            )
+        return None
+
+    @staticmethod
+    def _streak(games: tuple[tuple[int, ...], ...], place: int) -> int:
+        """How many of the last games in a row the same seat finished at `place`."""
+        seat, streak = games[-1][place], 0
+        for game in reversed(games):
+            if game[place] != seat:
+                break
+            streak += 1
+        return streak
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        names = state.names
+        turn = state.turn
+        phase = "deal"
+        if state.playing:
+            phase = "exchange" if state.exchanges_missing() else "lead" if state.leader is not None else "raise"
+        legal: list[str] = []
+        if phase == "deal":
+            legal = ["deal"]
+        elif phase == "exchange":
+            legal = ["exchange", "hand"]
+        elif seat is None or seat == turn:
+            legal = ["play"] if phase == "lead" else ["play", "pass"]
+        view: dict[str, Any] = {
+            "game": state.game_number,
+            "phase": phase,
+            "turn": None if turn is None else names[turn],
+            "legal": legal,
+            "order": [names[s] for s in state.order] or list(names),
+            "sizes": {names[s]: state.sizes[s] for s in range(len(names))} if state.playing else {},
+            "out": [{"player": names[s], "position": state.positions[i]} for i, s in enumerate(state.out)],
+            "table": {
+                "cards": list(state.top_cards),
+                "by": None if state.top_seat is None else names[state.top_seat],
+                "lead_count": state.lead_count,
+                "still_to_act": [names[s] for s in state.pending],
+            },
+            "exchanges_missing": [
+                {"giver": names[g], "receiver": names[r], "count": c} for g, r, c in state.exchanges_missing()
+            ]
+            if state.playing
+            else [],
+            "positions": {names[s]: self._position(state, s) for s in range(len(names))} if state.rank else {},
+        }
+        if seat is not None and state.playing and state.hands[seat] is not None:
+            view["hand"] = sorted_cards(state.hands[seat])  # type: ignore[arg-type]
+        return view
+
+    def result(self, state: State, outcome: Outcome | None = None) -> Result:
+        names, positions = state.names, state.positions
+        games = state.finished
+        last = games[-1] if games else None
+        ranking = [[names[s]] for s in last] if last else [list(names)]
+        match_over = self.outcome(state) or outcome
+        winner = loser = None
+        if match_over is not None and last is not None:
+            winner = names[last[0]]
+            if state.end["kind"] == "dishwasher-streak" and self.outcome(state) is not None:
+                loser = names[last[-1]]
+        detail = {
+            "positions": list(positions),
+            "games": [
+                {
+                    "game": number,
+                    "dealer": names[state.dealers[number - 1]],
+                    "finish": [{"position": positions[i], "player": names[s]} for i, s in enumerate(game)],
+                }
+                for number, game in enumerate(games, start=1)
+            ],
+            "winner": winner,
+            "loser": loser,
+            "boss_games": {name: sum(1 for g in games if names[g[0]] == name) for name in names},
+            "dishwasher_games": {name: sum(1 for g in games if names[g[-1]] == name) for name in names},
+            "next_exchange": []
+            if last is None or match_over is not None
+            else [
+                {
+                    "better": names[better],
+                    "better_position": positions[last.index(better)],
+                    "worse": names[worse],
+                    "worse_position": positions[last.index(worse)],
+                    "count": count,
+                }
+                for better, worse, count in exchange_pairs(last)
+            ],
+        }
+        return Result(scores={}, ranking=ranking, detail=detail)
+
+
+def ordinal(number: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(number, f"{number}th")

@@ -1,0 +1,262 @@
+"""The table record, `table-record/1`: UTF-8 JSON Lines, a header line and one line per event.
+
+Reading checks every line against marshmallow schemas (the envelope, the header, the
+game's event vocabulary) and refuses the whole record at the first format error, naming
+`line N`. Writing is canonical: keys in a fixed order (header: format, game, seats,
+options, title, started_at; event: seq, type, the type's fields in spec order, at, by,
+id), nested values as given, `json.dumps` separators, no ASCII escaping, "\\n" after
+every line. A canonical record read and written again is byte-identical.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import lru_cache
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from .games import find_game, game_names
+from .games.base import Game, Seat
+
+FORMAT = "table-record/1"
+EVENT_KEYS_FIRST = ("seq", "type")
+EVENT_KEYS_LAST = ("at", "by", "id")
+
+
+class RecordError(ValueError):
+    """A format error: the record (or request body) is refused and nothing is stored."""
+
+    def __init__(self, reason: str, line: int | None = None, errors: Any = None) -> None:
+        self.reason = reason
+        self.line = line
+        self.errors = errors if errors is not None else {"_": [reason]}
+        super().__init__(f"line {line}: {reason}" if line is not None else reason)
+
+
+def _iso8601(value: str) -> None:
+    try:
+        datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        raise ValidationError(f"{value!r} is not an ISO 8601 time.") from None
+
+
+class Logger(fields.Field):
+    """Who logged an event: a seat index or "host"."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
+        if value == "host" or (type(value) is int and value >= 0):
+            return value
+        raise ValidationError('Must be a seat index or "host".')
+
+
+ENVELOPE = {
+    "seq": fields.Integer(strict=True, required=True, validate=validate.Range(min=1)),
+    "type": fields.String(required=True),
+    "at": fields.String(validate=_iso8601),
+    "by": Logger(),
+    "id": fields.String(validate=validate.Length(min=1, max=200)),
+}
+
+COMMON_EVENTS: dict[str, dict[str, fields.Field]] = {
+    "void": {
+        "target": fields.Integer(strict=True, required=True),
+        "reason": fields.String(validate=validate.Length(max=1000)),
+    },
+    "note": {"text": fields.String(required=True, validate=validate.Length(max=2000))},
+    "end": {"reason": fields.String(validate=validate.Length(max=1000))},
+}
+
+
+class HeaderSchema(Schema):
+    format = fields.String(required=True)
+    game = fields.String(required=True, validate=validate.OneOf(game_names()))
+    seats = fields.List(
+        fields.String(validate=validate.Length(min=1, max=40)), required=True
+    )
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+    title = fields.String(validate=validate.Length(max=200))
+    started_at = fields.String(validate=_iso8601)
+
+    @validates_schema
+    def _check(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if data["format"] != FORMAT:
+            raise ValidationError(f"must be {FORMAT!r}", "format")
+        names = [name.strip() for name in data["seats"]]
+        if len(set(names)) != len(names):
+            raise ValidationError("player names must differ", "seats")
+        game = find_game(data["game"])
+        if not game.min_players <= len(names) <= game.max_players:
+            raise ValidationError(
+                f"{game.title} is for {game.min_players}–{game.max_players} players, "
+                f"not {len(names)}",
+                "seats",
+            )
+        try:
+            game.load_options(data["options"])
+        except ValidationError as error:
+            raise ValidationError(error.messages, "options") from None
+
+
+@dataclass(frozen=True)
+class Header:
+    """Line 1 of a record: the game, the seats in clockwise order, the options as given."""
+
+    game: str
+    seats: tuple[str, ...]
+    options: Mapping[str, Any] = field(default_factory=dict)
+    title: str | None = None
+    started_at: str | None = None
+
+    @property
+    def rules(self) -> Game[Any]:
+        """The game module that referees this record."""
+        return find_game(self.game)
+
+    def to_json(self) -> dict[str, Any]:
+        line: dict[str, Any] = {
+            "format": FORMAT,
+            "game": self.game,
+            "seats": list(self.seats),
+            "options": dict(self.options),
+        }
+        if self.title is not None:
+            line["title"] = self.title
+        if self.started_at is not None:
+            line["started_at"] = self.started_at
+        return line
+
+
+@dataclass(frozen=True)
+class Record:
+    header: Header
+    events: tuple[dict[str, Any], ...]
+
+
+def flatten_errors(messages: Any, prefix: str = "") -> str:
+    """marshmallow's nested error messages as one readable phrase: 'cards.0: Not a card.'"""
+    if isinstance(messages, dict):
+        parts = []
+        for key, value in messages.items():
+            name = prefix if key == "_schema" else f"{prefix}.{key}" if prefix else str(key)
+            parts.append(flatten_errors(value, name))
+        return "; ".join(parts)
+    if isinstance(messages, list) and all(isinstance(m, str) for m in messages):
+        text = " ".join(messages)
+        return f"{prefix}: {text}" if prefix else text
+    if isinstance(messages, list):
+        return "; ".join(flatten_errors(m, prefix) for m in messages)
+    return f"{prefix}: {messages}" if prefix else str(messages)
+
+
+def parse_header(obj: Any, line: int | None = 1) -> Header:
+    """A header from its JSON object; raises RecordError naming the line."""
+    if not isinstance(obj, dict):
+        raise RecordError("the header must be a JSON object", line)
+    try:
+        data = HeaderSchema().load(obj)
+    except ValidationError as error:
+        raise RecordError(flatten_errors(error.messages), line, error.messages) from None
+    return Header(
+        game=data["game"],
+        seats=tuple(data["seats"]),
+        options=data["options"],
+        title=data.get("title"),
+        started_at=data.get("started_at"),
+    )
+
+
+@lru_cache(maxsize=None)
+def event_schema(game_name: str, seat_count: int, event_type: str) -> Schema | None:
+    """The schema of one event type at a table of `seat_count`; None for an unknown type."""
+    game = find_game(game_name)
+    own = COMMON_EVENTS.get(event_type) or game.events.get(event_type)
+    if own is None:
+        return None
+    declared = copy.deepcopy({**ENVELOPE, **own})
+    for item in declared.values():
+        if isinstance(item, Seat):
+            item.validators = [
+                *item.validators,
+                validate.Range(0, seat_count - 1, error=f"There is no seat {{input}}: seats are 0–{seat_count - 1}."),
+            ]
+    by = declared["by"]
+    by.validators = [*by.validators, _by_in_range(seat_count)]
+    schema_class = Schema.from_dict(declared, name=f"{game_name}.{event_type}")
+    return schema_class()
+
+
+def _by_in_range(seat_count: int) -> Any:
+    def check(value: Any) -> None:
+        if value != "host" and value >= seat_count:
+            raise ValidationError(f"There is no seat {value}: seats are 0–{seat_count - 1}.")
+
+    return check
+
+
+def event_order(game_name: str, event_type: str) -> tuple[str, ...]:
+    """The canonical key order of one event type."""
+    game = find_game(game_name)
+    own = COMMON_EVENTS.get(event_type) or game.events.get(event_type, {})
+    return (*EVENT_KEYS_FIRST, *own, *EVENT_KEYS_LAST)
+
+
+def parse_event(header: Header, obj: Any, seq: int, line: int | None = None) -> dict[str, Any]:
+    """One event, checked and put in canonical key order; `seq` is the one it must carry."""
+    if not isinstance(obj, dict):
+        raise RecordError("an event must be a JSON object", line)
+    event_type = obj.get("type")
+    if not isinstance(event_type, str):
+        raise RecordError("type: Missing data for required field.", line, {"type": ["Missing data for required field."]})
+    schema = event_schema(header.game, len(header.seats), event_type)
+    if schema is None:
+        known = ", ".join([*header.rules.events, *COMMON_EVENTS])
+        reason = f"type: unknown event type {event_type!r} ({header.game} knows: {known})"
+        raise RecordError(reason, line, {"type": [reason]})
+    try:
+        data = schema.load(obj)
+    except ValidationError as error:
+        raise RecordError(flatten_errors(error.messages), line, error.messages) from None
+    if data["seq"] != seq:
+        reason = f"seq: expected {seq}, found {data['seq']}"
+        raise RecordError(reason, line, {"seq": [reason]})
+    return {key: data[key] for key in event_order(header.game, event_type) if key in data}
+
+
+def _json_line(text: str, line: int) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordError(f"invalid JSON: {error.msg} at column {error.colno}", line) from None
+
+
+def read_record(text: str) -> Record:
+    """Parse a whole record; raises RecordError at the first format error."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if not lines:
+        raise RecordError("the record is empty: line 1 must be the header", 1)
+    header = parse_header(_json_line(lines[0], 1), 1)
+    events = []
+    for number, text_line in enumerate(lines[1:], start=2):
+        if not text_line.strip():
+            raise RecordError("empty line", number)
+        events.append(parse_event(header, _json_line(text_line, number), number - 1, number))
+    return Record(header, tuple(events))
+
+
+def canonical(obj: Mapping[str, Any]) -> str:
+    """One record line: the text that is written, exported and hashed."""
+    return json.dumps(obj, ensure_ascii=False)
+
+
+def write_record(header: Header, events: Iterable[Mapping[str, Any]]) -> str:
+    """The canonical text of a record."""
+    lines = [canonical(header.to_json())]
+    lines.extend(canonical(event) for event in events)
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,110 @@
+"""Random legal play: demo games, benchmark loads and property tests.
+
+Each simulator shuffles real decks, logs what a careful table would log, and asks the
+game module whose turn it is; it never decides a rule question itself.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+from .games import find_game
+from .games import karriere_poker as kp
+from .games.base import Violation
+from .record import Header
+
+
+class Simulation:
+    """Events built one by one, each applied to the game so the simulator sees the state."""
+
+    def __init__(self, header: Header) -> None:
+        self.header = header
+        self.game = find_game(header.game)
+        self.state: Any = self.game.initial(header.seats, self.game.load_options(header.options))
+        self.events: list[dict[str, Any]] = []
+
+    def log(self, event_type: str, **fields: Any) -> None:
+        event = {"seq": len(self.events) + 1, "type": event_type, **fields}
+        after = self.game.apply(self.state, event)
+        if isinstance(after, Violation):
+            raise AssertionError(f"simulated move was flagged: {event} -> {after}")
+        self.state = after
+        self.events.append(event)
+
+    @property
+    def over(self) -> bool:
+        return self.game.outcome(self.state) is not None
+
+
+def karriere_poker(seats: list[str], games: int, seed: int = 0, hands: bool = True) -> tuple[Header, list[dict[str, Any]]]:
+    """A match of `games` games (end option "games"), every deal shuffled from `seed`."""
+    rng = random.Random(seed)
+    header = Header("karriere-poker", tuple(seats), {"end": {"kind": "games", "count": games}})
+    sim = Simulation(header)
+    while not sim.over:
+        _karriere_poker_game(sim, rng, hands)
+    return header, sim.events
+
+
+def _karriere_poker_game(sim: Simulation, rng: random.Random, log_hands: bool) -> None:
+    state: kp.State = sim.state
+    n = state.seat_count
+    deck: list[int | str] = [number for number in range(1, 14) for _ in range(n)] + [kp.JOKER] * state.jokers
+    rng.shuffle(deck)
+    if state.finished:
+        dealer = state.finished[-1][-1]
+        sim.log("deal")
+    else:
+        dealer = rng.randrange(n)
+        sim.log("deal", dealer=dealer)
+    hands: dict[int, Counter[int | str]] = {}
+    for seat in range(n):
+        hands[seat] = Counter(deck[seat * kp.HAND_SIZE : (seat + 1) * kp.HAND_SIZE])
+    if sim.state.rank:
+        hands[dealer].update(deck[n * kp.HAND_SIZE :])
+    if log_hands:
+        for seat in range(n):
+            sim.log("hand", seat=seat, cards=_cards(hands[seat]))
+    dealt = {seat: Counter(hand) for seat, hand in hands.items()}
+    for better, worse, count in sim.state.exchange_pairs():
+        low = _cards(dealt[better])[:count]
+        high = _cards(dealt[worse])[-count:]
+        for giver, receiver, cards in ((better, worse, low), (worse, better, high)):
+            sim.log("exchange", seat=giver, to=receiver, cards=cards)
+            hands[giver].subtract(cards)
+            hands[receiver].update(cards)
+    while sim.state.playing:
+        seat = sim.state.turn
+        move = _karriere_poker_move(sim.state, +hands[seat], rng)
+        if move is None:
+            sim.log("pass", seat=seat)
+        else:
+            sim.log("play", seat=seat, cards=move)
+            hands[seat].subtract(move)
+
+
+def _cards(hand: Counter[int | str]) -> list[int | str]:
+    return sorted(hand.elements(), key=kp.card_index)
+
+
+def _karriere_poker_move(state: kp.State, hand: Counter[int | str], rng: random.Random) -> list[int | str] | None:
+    """A random legal play for the seat on turn, or None to pass."""
+    jokers = hand[kp.JOKER]
+    options = list(_plays(hand, jokers))
+    if state.leader is None:
+        options = [p for p in options if len(p) == state.lead_count and kp.play_value(p) > state.top_value]
+        if not options or rng.random() < 0.25:
+            return None
+    return rng.choice(options)
+
+
+def _plays(hand: Counter[int | str], jokers: int) -> Iterator[list[int | str]]:
+    for number in range(1, 14):
+        for count in range(1, hand[number] + 1):
+            for extra in range(0, jokers + 1):
+                yield [number] * count + [kp.JOKER] * extra
+    for count in range(1, jokers + 1):
+        yield [kp.JOKER] * count

@@ -146,3 +146,14 @@ def games(db_path: str) -> None:
     for row in Store(db_path).games():
         players = ", ".join(row["header"]["seats"])
         click.echo(f"{row['id']}  {row['game']:<22} {row['events']:>5} events  {row['created_at']}  {players}")
+
+
+@main.command()
+@click.argument("folder", type=click.Path(file_okay=False), default="events")
+def samples(folder: str) -> None:
+    """Rewrite the sample records and their expected replay outputs (for maintainers)."""
+    from .samples import write_samples
+
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    for path in write_samples(Path(folder)):
+        click.echo(path)

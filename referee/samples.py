@@ -1,0 +1,95 @@
+"""The sample records of `events/`: built from seeded simulations, with table mistakes mixed in.
+
+`referee samples DIR` rewrites them and their expected replay outputs; the golden test
+replays each record and compares. Regenerate only when a rule change is meant to change
+the outcome, and read the diff.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .record import Header, write_record
+from .replay import replay, report
+from .simulate import karriere_poker
+
+Sample = tuple[Header, list[dict[str, Any]]]
+
+
+def with_mistakes(events: list[dict[str, Any]], mistakes: dict[int, list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Insert mistaken events before the legal event at each index; renumber seqs.
+
+    A mistake may be a void: its `target` counts back from it ("-1": the event just
+    before), so a table's "oops, withdraw that" reads naturally.
+    """
+    out: list[dict[str, Any]] = []
+    for index, event in enumerate(events):
+        for mistake in mistakes.get(index, []):
+            entry = {**mistake, "seq": len(out) + 1}
+            if entry["type"] == "void":
+                entry["target"] = entry["seq"] + mistake["target"]
+            out.append(entry)
+        out.append({**event, "seq": len(out) + 1})
+    return [_ordered(e) for e in out]
+
+
+def _ordered(event: dict[str, Any]) -> dict[str, Any]:
+    return {"seq": event["seq"], **{k: v for k, v in event.items() if k != "seq"}}
+
+
+def kp_four_players() -> Sample:
+    header, events = karriere_poker(["Anna", "Ben", "Cem", "Dora"], games=3, seed=4)
+    return Header(header.game, header.seats, header.options, title="Freitagsrunde, drei Spiele"), events
+
+
+def kp_five_players_with_flags() -> Sample:
+    """Two games; an out-of-turn play voided, a short raise voided and redone, a lead pass left flagged."""
+    header, events = karriere_poker(["Anna", "Ben", "Cem", "Dora", "Emil"], games=2, seed=5, hands=False)
+    plays = [i for i, e in enumerate(events) if e["type"] == "play"]
+    first_lead = plays[0]
+    raise_at = next(i for i in plays[1:] if events[i - 1]["type"] == "play" and len(events[i]["cards"]) > 1)
+    leader = events[first_lead]["seat"]
+    mistakes = {
+        first_lead: [
+            {"type": "pass", "seat": leader},  # flagged kp.lead.pass, left in the record
+            {"type": "play", "seat": (leader + 1) % 5, "cards": [2]},  # flagged kp.turn
+            {"type": "void", "target": -1, "reason": "tapped too early"},
+        ],
+        raise_at: [
+            {"type": "play", "seat": events[raise_at]["seat"], "cards": events[raise_at]["cards"][:1]},
+            {"type": "note", "text": "Played one card too few; corrected below."},
+            {"type": "void", "target": -2, "reason": "one card too few"},
+        ],
+    }
+    titled = Header(header.game, header.seats, header.options, title="Fünf am Küchentisch")
+    return titled, with_mistakes(events, mistakes)
+
+
+def kp_eight_players() -> Sample:
+    header, events = karriere_poker(["Anna", "Ben", "Cem", "Dora", "Emil", "Fay", "Gus", "Hal"], games=2, seed=8)
+    return header, events
+
+
+SAMPLES: dict[str, Callable[[], Sample]] = {
+    "karriere-poker-4-players": kp_four_players,
+    "karriere-poker-5-players-flags": kp_five_players_with_flags,
+    "karriere-poker-8-players": kp_eight_players,
+}
+
+
+def write_samples(folder: Path) -> list[Path]:
+    """Write every sample record and its expected `replay --json` output."""
+    written = []
+    for name, build in SAMPLES.items():
+        header, events = build()
+        record = folder / f"{name}.jsonl"
+        record.write_text(write_record(header, events), encoding="utf-8")
+        expected = report(replay(header, events))
+        (folder / f"{name}.expected.json").write_text(
+            json.dumps(expected, ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+        )
+        written.append(record)
+    return written

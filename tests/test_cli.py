@@ -1,0 +1,117 @@
+"""The `referee` command: the DESIGN.md replay contract, import/export, verify, help texts."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import EVENTS_DIR
+
+from referee.cli import main
+
+FLAGGED = EVENTS_DIR / "karriere-poker-5-players-flags.jsonl"
+CLEAN = EVENTS_DIR / "karriere-poker-4-players.jsonl"
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.output
+
+
+def test_replay_json_follows_the_contract() -> None:
+    code, output = run("replay", str(FLAGGED), "--json")
+    shown = json.loads(output)
+    assert code == 1  # violations found
+    assert set(shown) >= {"game", "events", "finished", "violations", "voided", "scores", "ranking", "result"}
+    assert shown["game"] == "karriere-poker" and shown["finished"] is True
+    assert shown["violations"][0] == {"seq": 2, "rule": "kp.lead.pass", "message": "Ben starts this round and must play, not pass."}
+    assert shown["voided"] == [3, 6]
+    assert shown["scores"] == {}
+    assert all(len(tier) == 1 for tier in shown["ranking"])
+
+
+def test_replay_exit_0_without_violations_and_a_readable_report() -> None:
+    code, output = run("replay", str(CLEAN))
+    assert code == 0
+    assert "No violations." in output and "Game over: 3 games played" in output
+
+
+def test_replay_exit_2_names_the_line_of_a_malformed_record(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.jsonl"
+    lines = CLEAN.read_text(encoding="utf-8").splitlines()
+    number = next(i for i, line in enumerate(lines) if '"type": "play"' in line)
+    lines[number] = lines[number].replace('"type": "play"', '"type": "plya"')
+    broken.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, output = run("replay", str(broken), "--json")
+    assert code == 2
+    assert f"line {number + 1}: type: unknown event type 'plya'" in output
+
+
+def test_replay_upto_stops_at_a_seq() -> None:
+    code, output = run("replay", str(FLAGGED), "--json", "--upto", "2")
+    shown = json.loads(output)
+    assert (code, shown["events"], shown["finished"]) == (1, 2, False)
+    assert [v["seq"] for v in shown["violations"]] == [2]
+
+
+def test_import_then_export_is_byte_identical(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.sqlite3")
+    code, game_id = run("import", str(FLAGGED), "--db", db)
+    assert code == 0
+    code, exported = run("export", game_id.strip(), "--db", db)
+    assert code == 0
+    assert exported == FLAGGED.read_text(encoding="utf-8")
+    code, listing = run("games", "--db", db)
+    assert game_id.strip() in listing and "184 events" in listing
+
+
+def test_import_of_a_malformed_record_stores_nothing(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.sqlite3")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(CLEAN.read_text(encoding="utf-8").replace('"seq": 7,', '"seq": 8,'), encoding="utf-8")
+    code, output = run("import", str(bad), "--db", db)
+    assert code == 1 and "line 8: seq: expected 7, found 8" in output
+    assert run("games", "--db", db)[1] == ""
+
+
+def test_export_of_an_unknown_game_is_a_clear_error(tmp_path: Path) -> None:
+    code, output = run("export", "nope", "--db", str(tmp_path / "t.sqlite3"))
+    assert code == 1 and "no game 'nope'" in output
+
+
+def test_verify_passes_and_then_names_an_edited_row(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.sqlite3")
+    game_id = run("import", str(CLEAN), "--db", db)[1].strip()
+    assert run("verify", "--db", db) == (0, "ok: every hash chain is intact\n")
+    raw = sqlite3.connect(db)
+    raw.execute("DROP TRIGGER events_append_only_update")
+    raw.execute("UPDATE events SET body = body || ' ' WHERE seq = 40")
+    raw.commit()
+    raw.close()
+    code, output = run("verify", "--db", db)
+    assert code == 1
+    assert output.splitlines()[0] == f"game {game_id} seq 40: its hash does not match (the row was edited)"
+
+
+def test_verify_without_a_database_says_so(tmp_path: Path) -> None:
+    code, output = run("verify", "--db", str(tmp_path / "none.sqlite3"))
+    assert code == 1 and "no database" in output
+
+
+@pytest.mark.parametrize("command", sorted(main.commands))
+def test_every_command_has_help_text(command: str) -> None:
+    assert main.commands[command].help, f"{command} has no docstring"
+    code, output = run(command, "--help")
+    assert code == 0 and " ".join(main.commands[command].help.split()[:6]) in " ".join(output.split())
+
+
+def test_the_installed_console_script_runs() -> None:
+    referee = Path(sys.executable).parent / "referee"
+    assert referee.exists(), "the package must install a `referee` command"
+    done = subprocess.run([referee, "replay", str(CLEAN), "--json"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and json.loads(done.stdout)["finished"] is True

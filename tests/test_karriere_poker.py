@@ -1,0 +1,477 @@
+"""Karriere Poker: every rule id fires, and the nearest legal situation passes.
+
+Seats: Anna 0, Ben 1, Cem 2, Dora 3 (and Emil 4 at five). GAME_1 is a scripted first game
+dealt by Dora in which Anna, Ben, Cem go out in that order: Anna is Boss, Ben
+Geschäftsführer, Cem Manager, Dora Tellerwäscher.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from conftest import flags, last_flag, play_out, table
+from kp_helpers import deal, exchange, finish_game, hand, match, pass_, play
+
+from referee.games.karriere_poker import EXCHANGE_COUNTS
+from referee.replay import Fold, report
+
+KP = table("karriere-poker", "Anna Ben Cem Dora")
+ANNA, BEN, CEM, DORA, EMIL = range(5)
+
+GAME_1: list[dict[str, Any]] = [
+    deal(DORA),  # Anna, left of the dealer, leads
+    play(ANNA, 1, 1, 1, 1), pass_(BEN), pass_(CEM), pass_(DORA),
+    play(ANNA, 2, 2, 2, 2), pass_(BEN), pass_(CEM), pass_(DORA),
+    play(ANNA, 3, 3, 3, 3), pass_(BEN), pass_(CEM), pass_(DORA),
+    play(ANNA, 4), pass_(BEN), pass_(CEM), pass_(DORA),  # Anna out: Boss; Dora (to her right) leads
+    play(DORA, 5), play(BEN, 6), pass_(CEM),  # Ben wins the round
+    play(BEN, 7, 7, 7, 7), pass_(CEM), pass_(DORA),
+    play(BEN, 8, 8, 8, 8), pass_(CEM), pass_(DORA),
+    play(BEN, 9, 9, 9, 9), pass_(CEM), pass_(DORA),  # Ben out; right of him Anna is out: Dora leads
+    play(DORA, 10), play(CEM, 11),
+    play(CEM, 12, 12, 12, 12), pass_(DORA),
+    play(CEM, 13, 13, 13, 13), pass_(DORA),
+    play(CEM, 11, 11, 11), pass_(DORA),
+    play(CEM, "J"),  # Cem out with Dora still to act: the game ends at once
+]
+GAME_2_EXCHANGES = [exchange(ANNA, DORA, count=2), exchange(DORA, ANNA, count=2),
+                    exchange(BEN, CEM, count=1), exchange(CEM, BEN, count=1)]
+
+
+def kp(*bodies: dict[str, Any], seats: str = "Anna Ben Cem Dora", **options: Any) -> Fold:
+    return play_out(table("karriere-poker", seats, options), *bodies)
+
+
+# --- scenarios -----------------------------------------------------------------------------
+
+
+def test_scripted_first_game_gives_positions_in_the_order_players_went_out() -> None:
+    fold = kp(*GAME_1)
+    assert flags(fold) == {}
+    assert fold.state.finished == ((ANNA, BEN, CEM, DORA),)
+    assert fold.result().ranking == [["Anna"], ["Ben"], ["Cem"], ["Dora"]]
+    finish = fold.result().detail["games"][0]["finish"]
+    assert finish == [
+        {"position": "Boss", "player": "Anna"},
+        {"position": "Geschäftsführer", "player": "Ben"},
+        {"position": "Manager", "player": "Cem"},
+        {"position": "Tellerwäscher", "player": "Dora"},
+    ]
+
+
+def test_the_game_ends_inside_a_round_when_one_player_still_holds_cards() -> None:
+    # Cem's joker was his last card; Dora never got her turn in that round.
+    fold = kp(*GAME_1, pass_(DORA))
+    assert fold.state.playing is False
+    assert last_flag(fold) == "kp.deal.missing"
+
+
+def test_the_player_to_the_dealers_left_leads_game_1() -> None:
+    assert kp(deal(BEN), play(CEM, 5)).violations == ()
+    assert last_flag(kp(deal(BEN), play(ANNA, 5))) == "kp.turn"
+
+
+def test_game_1_successor_is_the_next_player_counter_clockwise_with_cards() -> None:
+    # Anna goes out winning a round: Dora, to her right, leads (GAME_1 seq 18).
+    fold = kp(*GAME_1[:17])
+    assert fold.state.leader == DORA
+    # Ben goes out winning a round: Anna to his right is out, so Dora leads.
+    fold = kp(*GAME_1[:29])
+    assert fold.state.sizes[BEN] == 0 and fold.state.leader == DORA
+
+
+def test_from_game_2_players_sit_by_rank_and_the_boss_leads() -> None:
+    # Game 1 finish: Cem, Anna, Dora, Ben -> game 2 order Cem, Anna, Dora, Ben.
+    bodies = [*match(KP, [CEM, ANNA, DORA, BEN]), deal()]
+    bodies += [exchange(g, r, count=c) for g, r, c in kp(*bodies).state.exchanges_missing()]
+    fold = kp(*bodies)
+    assert fold.state.order == (CEM, ANNA, DORA, BEN)
+    assert fold.state.turn == CEM
+    fold = kp(*bodies, play(CEM, 5), play(ANNA, 6), play(DORA, 7), pass_(BEN))
+    assert flags(fold) == {}
+    assert fold.state.leader == DORA  # Dora played highest
+
+
+def game_2(*bodies: dict[str, Any]) -> Fold:
+    """Game 2 after GAME_1: Dora (Tellerwäscher) deals; the pairs exchange by count."""
+    return kp(*GAME_1, deal(), *GAME_2_EXCHANGES, *bodies)
+
+
+def test_game_2_successor_branch_1_the_direct_superior_leads() -> None:
+    # Cem (Manager) wins a round with his last cards: Ben (Geschäftsführer) leads next.
+    fold = game_2(
+        play(ANNA, 1), pass_(BEN), play(CEM, 2), pass_(DORA),
+        play(CEM, 3, 3, 3, 3), pass_(DORA), pass_(ANNA), pass_(BEN),
+        play(CEM, 4, 4, 4, 4), pass_(DORA), pass_(ANNA), pass_(BEN),
+        play(CEM, 5, 5, 5, 5), pass_(DORA), pass_(ANNA), pass_(BEN),
+    )
+    assert flags(fold) == {}
+    assert fold.state.sizes[CEM] == 0 and fold.state.leader == BEN
+
+
+def test_game_2_successor_branch_2_the_direct_subordinate_leads() -> None:
+    # Ben goes out first (Anna, his superior, then leads); Cem goes out winning a round:
+    # his superior Ben is out, so his subordinate Dora leads.
+    ben_out = [
+        play(ANNA, 1), play(BEN, 2), pass_(CEM), pass_(DORA),
+        play(BEN, 3, 3, 3, 3), pass_(CEM), pass_(DORA), pass_(ANNA),
+        play(BEN, 4, 4, 4, 4), pass_(CEM), pass_(DORA), pass_(ANNA),
+        play(BEN, 5, 5, 5, 5), pass_(CEM), pass_(DORA), pass_(ANNA),
+    ]
+    assert game_2(*ben_out).state.leader == ANNA  # branch 1 for Ben: the Boss is his superior
+    fold = game_2(*ben_out,
+                  play(ANNA, 6), play(CEM, 7), pass_(DORA),
+                  play(CEM, 8, 8, 8, 8), pass_(DORA), pass_(ANNA),
+                  play(CEM, 9, 9, 9, 9), pass_(DORA), pass_(ANNA),
+                  play(CEM, 10, 10, 10, 10), pass_(DORA), pass_(ANNA))
+    assert flags(fold) == {}
+    assert fold.state.sizes[CEM] == 0 and fold.state.leader == DORA
+
+
+def test_game_2_successor_branch_3_the_best_ranked_player_with_cards_leads() -> None:
+    five = table("karriere-poker", "Anna Ben Cem Dora Emil")
+    game_1 = match(five, [ANNA, BEN, CEM, DORA, EMIL], dealer=EMIL)
+    bodies = [
+        *game_1, deal(),
+        exchange(ANNA, EMIL, count=2), exchange(EMIL, ANNA, count=2),
+        exchange(BEN, DORA, count=1), exchange(DORA, BEN, count=1),
+        play(ANNA, 1), play(BEN, 2), pass_(CEM), pass_(DORA), pass_(EMIL),
+        play(BEN, 3, 3, 3, 3, 3), pass_(CEM), pass_(DORA), pass_(EMIL), pass_(ANNA),
+        play(BEN, 4, 4, 4, 4, 4), pass_(CEM), pass_(DORA), pass_(EMIL), pass_(ANNA),
+        play(BEN, 5, 5), pass_(CEM), pass_(DORA), pass_(EMIL), pass_(ANNA),  # Ben out
+        play(ANNA, 6), pass_(CEM), play(DORA, 7), pass_(EMIL),
+        play(DORA, 8, 8, 8, 8, 8), pass_(EMIL), pass_(ANNA), pass_(CEM),
+        play(DORA, 9, 9, 9, 9, 9), pass_(EMIL), pass_(ANNA), pass_(CEM),
+        play(DORA, 10, 10), pass_(EMIL), pass_(ANNA), pass_(CEM),  # Dora out: Cem (superior) leads
+        play(CEM, 11), pass_(EMIL), pass_(ANNA),
+        play(CEM, 12, 12, 12, 12, 12), pass_(EMIL), pass_(ANNA),
+        play(CEM, 13, 13, 13, 13, 13), pass_(EMIL), pass_(ANNA),
+        play(CEM, "J", "J"), pass_(EMIL), pass_(ANNA),  # Cem out: Ben and Dora are out too
+    ]
+    fold = play_out(five, *bodies)
+    assert flags(fold) == {}
+    assert fold.state.out == (BEN, DORA, CEM)
+    assert fold.state.leader == ANNA  # the best-ranked player still holding cards
+
+
+def test_jokers_take_the_number_they_are_played_with() -> None:
+    opening = [deal(DORA), play(ANNA, 8, 8)]
+    assert last_flag(kp(*opening, play(BEN, 9, "J"))) is None
+    assert last_flag(kp(*opening, play(BEN, 8, "J"))) == "kp.raise.higher"
+
+
+def test_jokers_alone_beat_13_and_nothing_beats_them() -> None:
+    assert last_flag(kp(deal(DORA), play(ANNA, 13), play(BEN, "J"))) is None
+    assert last_flag(kp(deal(DORA), play(ANNA, "J"), play(BEN, "J"))) == "kp.raise.higher"
+    assert last_flag(kp(deal(DORA), play(ANNA, 13, 13), play(BEN, 13, "J"))) == "kp.raise.higher"
+
+
+def test_each_player_gets_exactly_one_turn_per_round() -> None:
+    # Anna leads, Ben, Cem, Dora act once each; then Dora (highest) leads a new round.
+    orbit = [deal(DORA), play(ANNA, 2), play(BEN, 3), pass_(CEM), play(DORA, 5)]
+    assert kp(*orbit).state.leader == DORA
+    assert last_flag(kp(*orbit, play(ANNA, 6))) == "kp.turn"
+    assert last_flag(kp(*orbit, play(DORA, 6))) is None
+
+
+def test_a_full_four_player_match_of_three_games() -> None:
+    header = table("karriere-poker", "Anna Ben Cem Dora", {"end": {"kind": "games", "count": 3}})
+    bodies = match(header, [ANNA, BEN, CEM, DORA], [BEN, DORA, ANNA, CEM], [DORA, ANNA, CEM, BEN])
+    fold = play_out(header, *bodies)
+    assert flags(fold) == {}
+    assert fold.outcome is not None and "Dora is Boss and wins" in fold.outcome.reason
+    detail = fold.result().detail
+    assert detail["winner"] == "Dora" and detail["loser"] is None
+    assert detail["boss_games"] == {"Anna": 1, "Ben": 1, "Cem": 0, "Dora": 1}
+    assert detail["dishwasher_games"] == {"Anna": 0, "Ben": 1, "Cem": 1, "Dora": 1}
+    assert [g["dealer"] for g in detail["games"]] == ["Dora", "Dora", "Cem"]
+    assert report(fold)["ranking"] == [["Dora"], ["Anna"], ["Cem"], ["Ben"]]
+    assert last_flag(play_out(header, *bodies, deal())) == "core.game.over"
+
+
+# --- the exchange --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("players", "pairs"),
+    [
+        (4, [(1, 4, 2), (2, 3, 1)]),
+        (5, [(1, 5, 2), (2, 4, 1)]),
+        (6, [(1, 6, 3), (2, 5, 2), (3, 4, 1)]),
+        (7, [(1, 7, 3), (2, 6, 2), (3, 5, 1)]),
+        (8, [(1, 8, 4), (2, 7, 3), (3, 6, 2), (4, 5, 1)]),
+    ],
+)
+def test_exchange_table_for_the_next_game(players: int, pairs: list[tuple[int, int, int]]) -> None:
+    # Game 1 finishes in reverse seat order: position k is held by seat n-k.
+    names = ["Anna", "Ben", "Cem", "Dora", "Emil", "Fay", "Gus", "Hal"][:players]
+    header = table("karriere-poker", names)
+    order = list(reversed(range(players)))
+    fold = play_out(header, *match(header, order, dealer=0))
+    shown = fold.result().detail["next_exchange"]
+    expected = [
+        {"better": names[players - a], "worse": names[players - b], "count": c} for a, b, c in pairs
+    ]
+    assert [{k: row[k] for k in ("better", "worse", "count")} for row in shown] == expected
+    assert shown[0]["better_position"] == "Boss" and shown[0]["worse_position"] == "Tellerwäscher"
+    assert len(EXCHANGE_COUNTS[players]) == len(pairs)
+
+
+def test_kp_exchange_pair_fires_for_seats_that_are_not_a_pair() -> None:
+    assert last_flag(game_2()) is None
+    fold = kp(*GAME_1, deal(), exchange(ANNA, BEN, count=2))
+    assert last_flag(fold) == "kp.exchange.pair"
+    assert fold.violations[-1][1].message == "Anna exchanges with Dora, not with Ben."
+
+
+def test_kp_exchange_pair_fires_for_a_pair_exchanging_twice() -> None:
+    assert last_flag(kp(*GAME_1, deal(), exchange(ANNA, DORA, count=2))) is None
+    assert last_flag(kp(*GAME_1, deal(), exchange(ANNA, DORA, count=2), exchange(ANNA, DORA, count=2))) == "kp.exchange.pair"
+
+
+def test_kp_exchange_pair_fires_in_game_1_and_for_the_middle_seat_at_five() -> None:
+    assert last_flag(kp(deal(DORA), exchange(ANNA, DORA, count=2))) == "kp.exchange.pair"
+    five = table("karriere-poker", "Anna Ben Cem Dora Emil")
+    bodies = [*match(five, [ANNA, BEN, CEM, DORA, EMIL], dealer=EMIL), deal()]
+    assert last_flag(play_out(five, *bodies, exchange(CEM, ANNA, count=1))) == "kp.exchange.pair"
+    assert last_flag(play_out(five, *bodies, exchange(BEN, DORA, count=1))) is None
+
+
+def test_kp_exchange_count() -> None:
+    assert last_flag(kp(*GAME_1, deal(), exchange(ANNA, DORA, count=1))) == "kp.exchange.count"
+    assert last_flag(kp(*GAME_1, deal(), exchange(BEN, CEM, 5, 6))) == "kp.exchange.count"
+    assert last_flag(kp(*GAME_1, deal(), exchange(BEN, CEM, 5))) is None
+
+
+def test_kp_exchange_missing() -> None:
+    """kp.exchange.missing: no play until every pair has exchanged."""
+    assert last_flag(kp(*GAME_1, deal(), *GAME_2_EXCHANGES[:3], play(ANNA, 5))) == "kp.exchange.missing"
+    assert last_flag(kp(*GAME_1, deal(), *GAME_2_EXCHANGES, play(ANNA, 5))) is None
+
+
+ANNA_DEALT = [1, 2, 2, 5, 5, 6, 7, 8, 9, 10, 11, 12, 13]
+DORA_DEALT = [1, 3, 4, 4, 6, 6, 7, 8, 9, 10, 12, 13, "J", "J", 11]  # 15 cards: she dealt
+
+
+def test_kp_exchange_cards_the_better_player_gives_his_lowest() -> None:
+    known = [*GAME_1, deal(), hand(ANNA, *ANNA_DEALT)]
+    assert last_flag(kp(*known, exchange(ANNA, DORA, 1, 2))) is None
+    fold = kp(*known, exchange(ANNA, DORA, 2, 5))
+    assert last_flag(fold) == "kp.exchange.cards"
+    assert fold.violations[-1][1].message == "Anna must give Dora the 2 lowest cards dealt (1, 2), not 2, 5."
+
+
+def test_kp_exchange_cards_the_worse_player_gives_his_highest_jokers_first() -> None:
+    known = [*GAME_1, deal(), hand(DORA, *DORA_DEALT)]
+    assert last_flag(kp(*known, exchange(DORA, ANNA, "J", "J"))) is None
+    assert last_flag(kp(*known, exchange(DORA, ANNA, 13, 12))) == "kp.exchange.cards"
+
+
+def test_both_directions_are_judged_against_the_hands_as_dealt() -> None:
+    # Anna receives two jokers first; her lowest dealt cards are still 1 and 2.
+    known = [*GAME_1, deal(), hand(ANNA, *ANNA_DEALT), hand(DORA, *DORA_DEALT), exchange(DORA, ANNA, "J", "J")]
+    assert last_flag(kp(*known, exchange(ANNA, DORA, 1, 2))) is None
+    done = [*known, exchange(ANNA, DORA, 1, 2), exchange(BEN, CEM, 5), exchange(CEM, BEN, 6)]
+    assert kp(*done).state.hands[ANNA] is not None
+    # Anna now holds the jokers and not her 1: hands follow the exchange.
+    assert last_flag(kp(*done, play(ANNA, "J", "J"))) is None
+    assert last_flag(kp(*done, play(ANNA, 1))) == "kp.hand.cards"
+
+
+def test_an_exchange_by_count_with_a_known_hand_follows_the_rule() -> None:
+    fold = kp(*GAME_1, deal(), hand(ANNA, *ANNA_DEALT), *GAME_2_EXCHANGES)
+    assert fold.state.hands[ANNA] is None  # Dora's highest cards are unknown
+    both = [*GAME_1, deal(), hand(ANNA, *ANNA_DEALT), hand(DORA, *DORA_DEALT), *GAME_2_EXCHANGES]
+    assert last_flag(kp(*both, play(ANNA, 1))) == "kp.hand.cards"
+    assert last_flag(kp(*both, play(ANNA, "J", "J"))) is None
+
+
+# --- the deal, the turn, plays -------------------------------------------------------------
+
+
+def test_kp_deal_dealer_game_1_needs_a_dealer() -> None:
+    assert last_flag(kp(deal())) == "kp.deal.dealer"
+    assert last_flag(kp(deal(BEN))) is None
+
+
+def test_kp_deal_dealer_from_game_2_the_tellerwascher_deals() -> None:
+    fold = kp(*GAME_1, deal(ANNA))
+    assert last_flag(fold) == "kp.deal.dealer"
+    assert fold.violations[-1][1].message == "Anna cannot deal: the Tellerwäscher, Dora, deals from game 2 on."
+    assert last_flag(kp(*GAME_1, deal(DORA))) is None
+    assert last_flag(kp(*GAME_1, deal())) is None
+
+
+def test_from_game_2_the_dealer_holds_the_leftover_cards() -> None:
+    assert game_2().state.sizes == (13, 13, 13, 15)
+    assert kp(*GAME_1[:1]).state.sizes == (13, 13, 13, 13)
+
+
+def test_a_deal_during_a_game_is_flagged_as_out_of_turn() -> None:
+    assert last_flag(kp(deal(DORA), play(ANNA, 3), deal(DORA))) == "kp.turn"
+
+
+def test_kp_deal_missing() -> None:
+    assert last_flag(kp(play(ANNA, 5))) == "kp.deal.missing"
+    assert last_flag(kp(exchange(ANNA, DORA, count=2))) == "kp.deal.missing"
+    assert last_flag(kp(hand(ANNA, *ANNA_DEALT))) == "kp.deal.missing"
+    assert last_flag(kp(deal(DORA), play(ANNA, 5))) is None
+
+
+def test_kp_turn() -> None:
+    fold = kp(deal(DORA), play(BEN, 5))
+    assert last_flag(fold) == "kp.turn"
+    assert fold.violations[-1][1].message == "Anna starts this round, not Ben."
+    assert last_flag(kp(deal(DORA), play(ANNA, 5), play(CEM, 6))) == "kp.turn"
+    assert last_flag(kp(deal(DORA), play(ANNA, 5), play(BEN, 6))) is None
+
+
+def test_kp_turn_includes_a_player_who_is_out() -> None:
+    fold = kp(*GAME_1[:17], play(ANNA, 5))
+    assert last_flag(fold) == "kp.turn"
+    assert "Anna has gone out" in fold.violations[-1][1].message
+    assert last_flag(kp(*GAME_1[:17], play(DORA, 5))) is None
+
+
+def test_kp_lead_pass() -> None:
+    assert last_flag(kp(deal(DORA), pass_(ANNA))) == "kp.lead.pass"
+    assert last_flag(kp(deal(DORA), play(ANNA, 5), pass_(BEN))) is None
+
+
+def test_kp_play_mixed() -> None:
+    fold = kp(deal(DORA), play(ANNA, 7, 8))
+    assert last_flag(fold) == "kp.play.mixed"
+    assert fold.violations[-1][1].message == "Anna played 7, 8: all cards must show one number."
+    assert last_flag(kp(deal(DORA), play(ANNA, 7, "J"))) is None
+
+
+def test_kp_raise_count() -> None:
+    # Anna leads three 7s, Cem raises with two 9s.
+    fold = kp(deal(DORA), play(ANNA, 7, 7, 7), pass_(BEN), play(CEM, 9, 9))
+    assert last_flag(fold) == "kp.raise.count"
+    assert fold.violations[-1][1].message == "Cem played two 9s, but the lead was three cards."
+    assert last_flag(kp(deal(DORA), play(ANNA, 7, 7, 7), pass_(BEN), play(CEM, 9, 9, 9))) is None
+
+
+def test_kp_raise_higher() -> None:
+    fold = kp(deal(DORA), play(ANNA, 7, 7), play(BEN, 7, 7))
+    assert last_flag(fold) == "kp.raise.higher"
+    assert fold.violations[-1][1].message == "Ben played two 7s, not higher than two 7s."
+    assert last_flag(kp(deal(DORA), play(ANNA, 7, 7), play(BEN, 8, 8))) is None
+
+
+def test_kp_hand_size() -> None:
+    """kp.hand.size: hand sizes are public, so playing more than you hold is caught."""
+    # Anna has one card left after three sets of four.
+    fold = kp(*GAME_1[:13], play(ANNA, 4, 4))
+    assert last_flag(fold) == "kp.hand.size"
+    assert fold.violations[-1][1].message == "Anna played two cards but holds only 1."
+    assert last_flag(kp(*GAME_1[:13], play(ANNA, 4))) is None
+
+
+def test_kp_deck_supply() -> None:
+    # Four players: four 7s exist in the deck.
+    fold = kp(deal(DORA), play(ANNA, 7, 7, 7, 7, 7))
+    assert last_flag(fold) == "kp.deck.supply"
+    assert fold.violations[-1][1].message == "Anna played five 7s, but the deck has only four 7s."
+    assert last_flag(kp(deal(DORA), play(ANNA, 7, 7, 7, 7))) is None
+    assert last_flag(kp(deal(DORA), play(ANNA, 7, 7), play(BEN, "J", "J"), pass_(CEM), pass_(DORA),
+                        play(BEN, "J"))) == "kp.deck.supply"
+
+
+def test_kp_hand_cards() -> None:
+    known = [deal(DORA), hand(ANNA, *ANNA_DEALT)]
+    fold = kp(*known, play(ANNA, 3))
+    assert last_flag(fold) == "kp.hand.cards"
+    assert fold.violations[-1][1].message == "Anna played one 3, but does not hold them."
+    assert last_flag(kp(*known, play(ANNA, 2, 2))) is None
+    assert last_flag(kp(*known, play(ANNA, 2, 2), pass_(BEN), pass_(CEM), pass_(DORA), play(ANNA, 2))) == "kp.hand.cards"
+
+
+def test_kp_hand_deal_wrong_size_or_impossible_contents() -> None:
+    assert last_flag(kp(deal(DORA), hand(ANNA, *ANNA_DEALT[:12]))) == "kp.hand.deal"
+    assert last_flag(kp(deal(DORA), hand(ANNA, 7, 7, 7, 7, 7, 1, 2, 3, 4, 5, 6, 8, 9))) == "kp.hand.deal"
+    assert last_flag(kp(deal(DORA), hand(ANNA, *ANNA_DEALT))) is None
+    assert last_flag(kp(*GAME_1, deal(), hand(DORA, *DORA_DEALT))) is None  # 15 cards for the dealer
+
+
+def test_kp_hand_deal_against_other_hands_and_earlier_plays() -> None:
+    three_jokers = [deal(DORA), hand(ANNA, "J", "J", *ANNA_DEALT[:11])]
+    assert last_flag(kp(*three_jokers, hand(BEN, "J", *ANNA_DEALT[:12]))) == "kp.hand.deal"
+    assert last_flag(kp(deal(DORA), play(ANNA, 3), hand(ANNA, *ANNA_DEALT))) == "kp.hand.deal"
+    assert last_flag(kp(deal(DORA), play(ANNA, 2), hand(ANNA, *ANNA_DEALT))) is None
+    again = [deal(DORA), hand(ANNA, *ANNA_DEALT)]
+    assert last_flag(kp(*again, hand(ANNA, *ANNA_DEALT))) is None
+    assert last_flag(kp(*again, hand(ANNA, 3, *ANNA_DEALT[1:]))) == "kp.hand.deal"
+
+
+def test_several_broken_rules_report_the_first_in_the_spec_table() -> None:
+    # Out of turn (kp.turn) and mixed (kp.play.mixed): kp.turn comes first in the table.
+    assert last_flag(kp(deal(DORA), play(BEN, 7, 8))) == "kp.turn"
+    # Mixed and too many cards: kp.play.mixed comes before kp.hand.size.
+    assert last_flag(kp(*GAME_1[:13], play(ANNA, 4, 5))) == "kp.play.mixed"
+
+
+# --- the end of a match --------------------------------------------------------------------
+
+
+def test_end_after_a_number_of_games() -> None:
+    header = table("karriere-poker", "Anna Ben Cem Dora", {"end": {"kind": "games", "count": 1}})
+    fold = play_out(header, *GAME_1)
+    assert fold.outcome is not None
+    assert fold.result().detail["winner"] == "Anna"
+
+
+def test_end_boss_streak() -> None:
+    header = table("karriere-poker", "Anna Ben Cem Dora", {"end": {"kind": "boss-streak", "count": 2}})
+    two = match(header, [ANNA, BEN, CEM, DORA], [BEN, ANNA, CEM, DORA], [BEN, CEM, ANNA, DORA])
+    fold = play_out(header, *two[: len(two) - 1])
+    assert fold.outcome is None  # Anna, then Ben: no streak yet
+    fold = play_out(header, *two)
+    assert fold.outcome is not None and "Ben is Boss for the 2nd game in a row" in fold.outcome.reason
+    assert fold.result().detail["winner"] == "Ben"
+
+
+def test_end_dishwasher_streak() -> None:
+    header = table("karriere-poker", "Anna Ben Cem Dora", {"end": {"kind": "dishwasher-streak", "count": 3}})
+    games = match(header, [ANNA, BEN, CEM, DORA], [BEN, CEM, ANNA, DORA], [CEM, ANNA, BEN, DORA])
+    fold = play_out(header, *games)
+    assert fold.outcome is not None
+    detail = fold.result().detail
+    assert (detail["winner"], detail["loser"]) == ("Cem", "Dora")
+    header_4 = table("karriere-poker", "Anna Ben Cem Dora", {"end": {"kind": "dishwasher-streak", "count": 4}})
+    assert play_out(header_4, *games).outcome is None
+
+
+def test_end_open_waits_for_the_tables_end_and_the_boss_wins() -> None:
+    fold = kp(*GAME_1, deal())
+    assert fold.outcome is None
+    assert fold.result().detail["winner"] is None
+    fold = kp(*GAME_1, deal(), {"type": "end", "reason": "midnight"})
+    assert fold.outcome is not None
+    assert fold.result().detail["winner"] == "Anna"
+    assert report(fold)["ranking"][0] == ["Anna"]
+
+
+def test_options_positions_rename_the_ranks() -> None:
+    header = table("karriere-poker", "Anna Ben Cem Dora",
+                   {"positions": ["Boss", "Chef", "Praktikant", "Tellerwäscher"]})
+    fold = play_out(header, *GAME_1)
+    assert [row["position"] for row in fold.result().detail["games"][0]["finish"]] == [
+        "Boss", "Chef", "Praktikant", "Tellerwäscher"]
+
+
+def test_view_shows_whose_turn_and_only_the_seats_own_hand() -> None:
+    fold = kp(deal(DORA), hand(ANNA, *ANNA_DEALT), play(ANNA, 2, 2))
+    view = fold.game.view(fold.state, ANNA)
+    assert view["turn"] == "Ben" and view["phase"] == "raise"
+    assert view["hand"] == [1, 5, 5, 6, 7, 8, 9, 10, 11, 12, 13]
+    assert "hand" not in fold.game.view(fold.state, BEN)
+    assert "hand" not in fold.game.view(fold.state, None)
+    assert fold.game.view(fold.state, BEN)["legal"] == ["play", "pass"]
+
+
+def test_finish_game_helper_reaches_any_order() -> None:
+    state = kp(deal(DORA)).state
+    assert finish_game(state, [DORA, CEM, BEN, ANNA])[-1]["type"] == "play"

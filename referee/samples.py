@@ -14,7 +14,7 @@ from typing import Any
 
 from .record import Header, write_record
 from .replay import replay, report
-from .simulate import karriere_poker
+from .simulate import employee_of_the_month, karriere_poker
 
 Sample = tuple[Header, list[dict[str, Any]]]
 
@@ -73,7 +73,34 @@ def kp_eight_players() -> Sample:
     return header, events
 
 
+def eotm_three_players() -> Sample:
+    header, events = employee_of_the_month(["Anna", "Ben", "Cem"], seed=3)
+    return Header(header.game, header.seats, header.options, title="Büro-Abend"), events
+
+
+def eotm_five_players_with_flags() -> Sample:
+    """A bid out of turn voided; a bid on a card not in the row voided, another left flagged."""
+    header, events = employee_of_the_month(["Anna", "Ben", "Cem", "Dora", "Emil"], seed=6, options={"first": 2})
+    bids = [i for i, e in enumerate(events) if e["type"] == "bid"]
+    first_bid, later_bid = bids[0], bids[10]
+    bidder = events[first_bid]["seat"]
+    mistakes = {
+        first_bid: [
+            {"type": "bid", "seat": (bidder + 2) % 5, "card": events[first_bid]["card"]},
+            {"type": "void", "target": -1, "reason": "logged on the wrong phone"},
+        ],
+        later_bid: [
+            {"type": "bid", "seat": events[later_bid]["seat"], "card": "boss-10" if events[later_bid]["card"] != "boss-10" else "colleague-10"},
+            {"type": "void", "target": -1, "reason": "misread the card"},
+            {"type": "bid", "seat": events[later_bid]["seat"], "card": "colleague-1"},
+        ],
+    }
+    return header, with_mistakes(events, mistakes)
+
+
 SAMPLES: dict[str, Callable[[], Sample]] = {
+    "employee-of-the-month-3-players": eotm_three_players,
+    "employee-of-the-month-5-players-flags": eotm_five_players_with_flags,
     "karriere-poker-4-players": kp_four_players,
     "karriere-poker-5-players-flags": kp_five_players_with_flags,
     "karriere-poker-8-players": kp_eight_players,

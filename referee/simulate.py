@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .games import find_game
+from .games import employee_of_the_month as eotm
 from .games import karriere_poker as kp
 from .games.base import Violation
 from .record import Header
@@ -108,3 +109,27 @@ def _plays(hand: Counter[int | str], jokers: int) -> Iterator[list[int | str]]:
                 yield [number] * count + [kp.JOKER] * extra
     for count in range(1, jokers + 1):
         yield [kp.JOKER] * count
+
+
+def employee_of_the_month(seats: list[str], seed: int = 0, options: dict[str, Any] | None = None) -> tuple[Header, list[dict[str, Any]]]:
+    """A whole game of 32 auctions with random decks and random legal bids."""
+    rng = random.Random(seed)
+    header = Header("employee-of-the-month", tuple(seats), options or {})
+    sim = Simulation(header)
+    favours = [f"colleague-{rng.randint(1, 10)}" for _ in range(24)] + [f"boss-{rng.randint(1, 10)}" for _ in range(16)]
+    distrust = [rng.randint(1, 5) for _ in range(32)]
+    points = [f"plus-{rng.randint(1, 6)}" for _ in range(23)] + [f"popularity-{rng.randint(2, 8)}" for _ in range(9)]
+    for deck in (favours, points):
+        rng.shuffle(deck)
+    sim.log("start", row=favours[:7], distrust=distrust[0], points=points[0])
+    for auction in range(eotm.AUCTIONS):
+        if auction:
+            sim.log("reveal", favour=favours[6 + auction], distrust=distrust[auction], points=points[auction])
+        while sim.state.prize is not None:
+            state: eotm.State = sim.state
+            higher = [c for c in state.row if state.high is None or eotm.rank(c) > eotm.rank(state.high[0])]
+            if higher and rng.random() < 0.6:
+                sim.log("bid", seat=state.turn, card=rng.choice(higher[:3]))
+            else:
+                sim.log("pass", seat=state.turn)
+    return header, sim.events

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from .base import Game
+from .employee_of_the_month import EmployeeOfTheMonth
 from .karriere_poker import KarrierePoker
 
-GAMES: dict[str, Game[Any]] = {game.name: game for game in (KarrierePoker(),)}
+GAMES: dict[str, Game[Any]] = {game.name: game for game in (KarrierePoker(), EmployeeOfTheMonth())}
 
 
 def find_game(name: str) -> Game[Any]:

@@ -1,0 +1,384 @@
+"""Employee of the Month (`employee-of-the-month`): auctions over a shared row of favours.
+
+Spec: shared/rules/employee-of-the-month.md. Decisions where the spec is silent:
+- Card notation is a format question, card values a rule question: "colleague-11" is a
+  well-formed card and flagged `eotm.card.range`; "colleague-x" is a format error.
+- An auction is "running" from its first bid or pass; a `reveal` then, or a second one
+  before that auction, is `eotm.reveal.unexpected`. After the 32nd auction the game is
+  over, so any later event is `core.game.over`.
+- A bid on the card that is already the high bid (it is turned, but still in the row)
+  is `eotm.bid.higher`, not `eotm.bid.row`.
+- `view`: a seat sees its own won cards; everyone sees how many cards of each deck each
+  player holds; all won cards are public once the game is over.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, validate
+
+from .base import Event, Game, Outcome, Result, Seat, Termination, Violation, ranking_by_score, replace_at
+
+AUCTIONS = 32
+ROW_SIZE = 7
+SUPPLY = {"colleague": 24, "boss": 16, "distrust": 32, "plus": 23, "popularity": 9}
+KINDS = tuple(SUPPLY)
+RANGES = {"colleague": (1, 10), "boss": (1, 10), "distrust": (1, 5), "plus": (1, 6), "popularity": (2, 8)}
+FAVOUR = re.compile(r"(colleague|boss)-(\d+)")
+POINTS = re.compile(r"(plus|popularity)-(\d+)")
+
+
+def kind_and_value(card: str | int) -> tuple[str, int]:
+    """("boss", 7) for "boss-7"; ("distrust", 3) for 3."""
+    if isinstance(card, int):
+        return "distrust", card
+    kind, value = card.rsplit("-", 1)
+    return kind, int(value)
+
+
+def rank(card: str) -> tuple[int, int]:
+    """Favour card order: value first; at equal value boss above colleague."""
+    kind, value = kind_and_value(card)
+    return value, 1 if kind == "boss" else 0
+
+
+class PatternCard(fields.String):
+    """A card in record notation, e.g. "boss-7"."""
+
+    def __init__(self, pattern: re.Pattern[str], example: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.pattern, self.example = pattern, example
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        if not self.pattern.fullmatch(text):
+            raise ValidationError(f"{value!r} is not a card of this game (like {self.example!r}).")
+        return text
+
+
+def favour(**kwargs: Any) -> PatternCard:
+    return PatternCard(FAVOUR, "colleague-5", **kwargs)
+
+
+def points(**kwargs: Any) -> PatternCard:
+    return PatternCard(POINTS, "plus-3", **kwargs)
+
+
+def distrust(**kwargs: Any) -> fields.Integer:
+    return fields.Integer(strict=True, **kwargs)
+
+
+class Options(Schema):
+    first = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0))
+    fewest_needs_one = fields.Boolean(load_default=True)
+
+
+@dataclass(frozen=True)
+class Won:
+    """What one player has won: favour cards, distrust values, points cards."""
+
+    favours: tuple[str, ...] = ()
+    distrust: tuple[int, ...] = ()
+    points: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Auction:
+    number: int
+    winner: int | None
+    card: str | None
+    distrust: int
+    points: str
+
+
+@dataclass(frozen=True)
+class State:
+    names: tuple[str, ...]
+    first: int
+    fewest_needs_one: bool
+    started: bool = False
+    row: tuple[str, ...] = ()  # ascending by rank
+    prize: tuple[int, str] | None = None  # (distrust, points) of the coming auction
+    auctions: tuple[Auction, ...] = ()
+    running: bool = False  # the current auction has seen a bid or pass
+    high: tuple[str, int] | None = None  # (card, seat) of the high bid
+    passed: frozenset[int] = frozenset()
+    turn: int = 0
+    revealed: tuple[int, ...] = (0,) * len(KINDS)  # cards of each kind revealed, in KINDS order
+    won: tuple[Won, ...] = ()
+
+    @property
+    def holder(self) -> int:
+        """Who holds the first-bid card in the coming or running auction."""
+        return (self.first + len(self.auctions)) % len(self.names)
+
+
+class EmployeeOfTheMonth(Game[State]):
+    name = "employee-of-the-month"
+    title = "Employee of the Month"
+    min_players = 2
+    max_players = 6
+    rules = {
+        "eotm.start": "a second start, a start without 7 row cards, or any other event before start",
+        "eotm.reveal.missing": "a bid or pass while the next prize has not been revealed",
+        "eotm.reveal.unexpected": "a reveal while an auction is running, or a second reveal before its auction",
+        "eotm.card.range": "a card value outside its deck's range",
+        "eotm.deck.supply": "more cards of a kind revealed than the deck holds",
+        "eotm.turn": "not this seat's turn, or a seat that already passed in this auction",
+        "eotm.bid.row": "the card is not in the row",
+        "eotm.bid.higher": "the card does not rank strictly above the current high bid",
+    }
+    events = {
+        "start": {
+            "row": fields.List(favour(), required=True, validate=validate.Length(max=40)),
+            "distrust": distrust(required=True),
+            "points": points(required=True),
+        },
+        "reveal": {"favour": favour(required=True), "distrust": distrust(required=True), "points": points(required=True)},
+        "bid": {"seat": Seat(required=True), "card": favour(required=True)},
+        "pass": {"seat": Seat(required=True)},
+    }
+    options = Options
+
+    def handlers(self) -> Mapping[str, Any]:
+        return {
+            "start": (self._start_checks, self._start),
+            "reveal": (self._reveal_checks, self._reveal),
+            "bid": (self._bid_checks, self._bid),
+            "pass": (self._bid_checks, self._pass),
+        }
+
+    def initial(self, seats: Sequence[str], options: Mapping[str, Any]) -> State:
+        if options["first"] >= len(seats):
+            raise ValidationError({"first": [f"There is no seat {options['first']}."]})
+        return State(
+            tuple(seats),
+            options["first"],
+            options["fewest_needs_one"],
+            won=(Won(),) * len(seats),
+            turn=options["first"],
+        )
+
+    # --- checks ---------------------------------------------------------------------
+
+    def _start_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        if state.started:
+            yield Violation("eotm.start", "The game has already started; the table starts once.")
+        if len(event["row"]) != ROW_SIZE:
+            yield Violation("eotm.start", f"The row starts with 7 favour cards, not {len(event['row'])}.")
+        cards = [*event["row"], event["distrust"], event["points"]]
+        yield from self._card_checks(state, cards)
+
+    def _reveal_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        if not state.started:
+            yield Violation("eotm.start", "The table must start the game (the row and the first prize) first.")
+            return
+        if state.running:
+            yield Violation("eotm.reveal.unexpected", "An auction is running; the next prize comes after it.")
+        elif state.prize is not None:
+            yield Violation("eotm.reveal.unexpected", "The next prize is already revealed.")
+        yield from self._card_checks(state, [event["favour"], event["distrust"], event["points"]])
+
+    def _card_checks(self, state: State, cards: list[str | int]) -> Iterator[Violation]:
+        revealed = dict(zip(KINDS, self._count(state, cards)))
+        for card in cards:
+            kind, value = kind_and_value(card)
+            low, high = RANGES[kind]
+            if not low <= value <= high:
+                yield Violation("eotm.card.range", f"{display(card)} does not exist: {kind} cards are {low}–{high}.")
+        for kind, count in revealed.items():
+            if count > SUPPLY[kind]:
+                yield Violation(
+                    "eotm.deck.supply", f"The deck has only {SUPPLY[kind]} {kind} cards; this would make {count}."
+                )
+
+    def _bid_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        seat, name = event["seat"], state.names[event["seat"]]
+        if not state.started:
+            yield Violation("eotm.start", "The table must start the game (the row and the first prize) first.")
+            return
+        if state.prize is None:
+            yield Violation("eotm.reveal.missing", "The next prize has not been revealed yet.")
+            return
+        card = event.get("card")
+        if card is not None:
+            kind, value = kind_and_value(card)
+            low, high = RANGES[kind]
+            if not low <= value <= high:
+                yield Violation("eotm.card.range", f"{display(card)} does not exist: {kind} cards are {low}–{high}.")
+                return
+        if seat in state.passed:
+            yield Violation("eotm.turn", f"{name} has passed and is out of this auction.")
+            return
+        if seat != state.turn:
+            yield Violation("eotm.turn", f"It is {state.names[state.turn]}'s turn, not {name}'s.")
+            return
+        if card is None:
+            return
+        if card not in state.row:
+            yield Violation("eotm.bid.row", f"{name} bid {display(card)}, which is not in the row.")
+        elif state.high is not None and rank(card) <= rank(state.high[0]):
+            yield Violation(
+                "eotm.bid.higher", f"{name} bid {display(card)}, not above the high bid {display(state.high[0])}."
+            )
+
+    # --- effects --------------------------------------------------------------------
+
+    def _start(self, state: State, event: Event) -> State:
+        return replace(
+            state,
+            started=True,
+            row=tuple(sorted(event["row"], key=rank)),
+            prize=(event["distrust"], event["points"]),
+            revealed=self._count(state, [*event["row"], event["distrust"], event["points"]]),
+        )
+
+    def _reveal(self, state: State, event: Event) -> State:
+        return replace(
+            state,
+            row=tuple(sorted((*state.row, event["favour"]), key=rank)),
+            prize=(event["distrust"], event["points"]),
+            revealed=self._count(state, [event["favour"], event["distrust"], event["points"]]),
+        )
+
+    @staticmethod
+    def _count(state: State, cards: list[str | int]) -> tuple[int, ...]:
+        revealed = list(state.revealed)
+        for card in cards:
+            revealed[KINDS.index(kind_and_value(card)[0])] += 1
+        return tuple(revealed)
+
+    def _bid(self, state: State, event: Event) -> State:
+        seat, card = event["seat"], event["card"]
+        state = replace(state, running=True, high=(card, seat))
+        if rank(card) == rank(state.row[-1]):
+            return self._close(state, winner=seat)
+        return self._next_turn(state, seat)
+
+    def _pass(self, state: State, event: Event) -> State:
+        seat = event["seat"]
+        return self._next_turn(replace(state, running=True, passed=state.passed | {seat}), seat)
+
+    def _next_turn(self, state: State, actor: int) -> State:
+        n = len(state.names)
+        still_in = [s for s in range(n) if s not in state.passed]
+        if not still_in:
+            return self._close(state, winner=None)
+        if state.high is not None and still_in == [state.high[1]]:
+            return self._close(state, winner=state.high[1])
+        following = next(s for s in ((actor + k) % n for k in range(1, n + 1)) if s not in state.passed)
+        return replace(state, turn=following)
+
+    def _close(self, state: State, winner: int | None) -> State:
+        """End the auction: the winner takes card and prize; a wash discards the top card."""
+        assert state.prize is not None
+        distrust_card, points_card = state.prize
+        row = list(state.row)
+        won = state.won
+        if winner is None:
+            card = None
+            row.pop()  # the highest row card leaves the game
+        else:
+            assert state.high is not None
+            card = state.high[0]
+            row.remove(card)
+            mine = won[winner]
+            won = replace_at(
+                won,
+                winner,
+                Won((*mine.favours, card), (*mine.distrust, distrust_card), (*mine.points, points_card)),
+            )
+        auctions = (*state.auctions, Auction(len(state.auctions) + 1, winner, card, distrust_card, points_card))
+        holder = (state.first + len(auctions)) % len(state.names)
+        return replace(
+            state, row=tuple(row), prize=None, auctions=auctions, running=False, high=None,
+            passed=frozenset(), won=won, turn=holder,
+        )
+
+    # --- the end, the view and the result -------------------------------------------
+
+    def outcome(self, state: State) -> Outcome | None:
+        if len(state.auctions) >= AUCTIONS:
+            return Outcome(Termination.FINISHED, f"all {AUCTIONS} auctions are over")
+        return None
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        names = state.names
+        over = self.outcome(state) is not None
+        phase = "start" if not state.started else "over" if over else "reveal" if state.prize is None else "auction"
+        holdings = {}
+        for s, mine in enumerate(state.won):
+            counts = {"favours": len(mine.favours), "distrust": len(mine.distrust), "points": len(mine.points)}
+            if over or s == seat:
+                counts.update(
+                    {"favour_cards": list(mine.favours), "distrust_cards": list(mine.distrust), "points_cards": list(mine.points)}
+                )
+            holdings[names[s]] = counts
+        legal = {"start": ["start"], "reveal": ["reveal"], "over": []}.get(phase, ["bid", "pass"])
+        return {
+            "phase": phase,
+            "auction": len(state.auctions) + (0 if phase == "reveal" else 1),
+            "turn": names[state.turn] if phase == "auction" else None,
+            "first_bid": names[state.holder],
+            "legal": legal if phase != "auction" or seat in (None, state.turn) else [],
+            "row": list(state.row),
+            "prize": None if state.prize is None else {"distrust": state.prize[0], "points": state.prize[1]},
+            "high_bid": None if state.high is None else {"card": state.high[0], "by": names[state.high[1]]},
+            "passed": [names[s] for s in sorted(state.passed)],
+            "holdings": holdings,
+        }
+
+    def result(self, state: State, outcome: Outcome | None = None) -> Result:
+        table = majority_table(state.won, state.fewest_needs_one)
+        names = state.names
+        scores = {names[s]: row["score"] for s, row in enumerate(table)}
+        detail = {
+            "majority_table": [{"player": names[s], **row} for s, row in enumerate(table)],
+            "auctions": [
+                {
+                    "auction": a.number,
+                    "winner": None if a.winner is None else names[a.winner],
+                    "card": a.card,
+                    "distrust": a.distrust,
+                    "points": a.points,
+                }
+                for a in state.auctions
+            ],
+        }
+        return Result(scores, ranking_by_score(scores), detail)
+
+
+def majority_table(won: Sequence[Won], fewest_needs_one: bool) -> list[dict[str, Any]]:
+    """Per player: plus, favour totals, popularity, distrust, what each type gave or took."""
+    rows: list[dict[str, Any]] = []
+    for mine in won:
+        values = {kind: 0 for kind in ("plus", "popularity", "colleague", "boss")}
+        for card in (*mine.points, *mine.favours):
+            kind, value = kind_and_value(card)
+            values[kind] += value
+        rows.append({**values, "distrust": sum(mine.distrust)})
+    for kind in ("colleague", "boss"):
+        totals = [row[kind] for row in rows]
+        candidates = [t for t in totals if t >= 1] if fewest_needs_one else totals
+        fewest = min(candidates, default=None)
+        most = max(totals) if max(totals) >= 1 else None
+        for row, total in zip(rows, totals):
+            gained = row["popularity"] if total == fewest else 0
+            lost = row["distrust"] if total == most else 0
+            row[f"{kind}_popularity"] = gained
+            row[f"{kind}_distrust"] = -lost
+    for row in rows:
+        row["score"] = (
+            row["plus"] + row["colleague_popularity"] + row["boss_popularity"] + row["colleague_distrust"] + row["boss_distrust"]
+        )
+    return rows
+
+
+def display(card: str | int) -> str:
+    """A card as a player says it: 'boss 7', 'distrust 3'."""
+    kind, value = kind_and_value(card)
+    return f"{kind} {value}"

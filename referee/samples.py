@@ -14,7 +14,7 @@ from typing import Any
 
 from .record import Header, write_record
 from .replay import replay, report
-from .simulate import employee_of_the_month, karriere_poker
+from .simulate import employee_of_the_month, ftw_game, karriere_poker
 
 Sample = tuple[Header, list[dict[str, Any]]]
 
@@ -98,7 +98,35 @@ def eotm_five_players_with_flags() -> Sample:
     return header, with_mistakes(events, mistakes)
 
 
+def ftw_three_players() -> Sample:
+    header, events = ftw_game(["Anna", "Ben", "Cem"], seed=13)
+    return Header(header.game, header.seats, header.options, title="FTW?! am Sonntag"), events
+
+
+def ftw_six_players_with_flags() -> Sample:
+    """A wrong card voided, a reveal during play left flagged, a take not in the pile voided."""
+    header, events = ftw_game(["Anna", "Ben", "Cem", "Dora", "Emil", "Fay"], seed=16, hands=False)
+    highs = [i for i, e in enumerate(events) if e["type"] == "high" and i > 0 and events[i - 1]["type"] == "high"]
+    lows = [i for i, e in enumerate(events) if e["type"] == "low"]
+    at_high, at_low = highs[3], lows[2]
+    mover = events[at_high]["seat"]
+    mistakes = {
+        at_high: [
+            {"type": "high", "seat": mover, "card": 1},
+            {"type": "void", "target": -1, "reason": "wrong card tapped"},
+            {"type": "reveal", "seat": mover, "cards": [59, 60]},
+        ],
+        at_low: [
+            {**events[at_low], "take": 61 - 1 if events[at_low]["take"] != 60 else 59},
+            {"type": "void", "target": -1, "reason": "took another card"},
+        ],
+    }
+    return header, with_mistakes(events, mistakes)
+
+
 SAMPLES: dict[str, Callable[[], Sample]] = {
+    "ftw-3-players": ftw_three_players,
+    "ftw-6-players-flags": ftw_six_players_with_flags,
     "employee-of-the-month-3-players": eotm_three_players,
     "employee-of-the-month-5-players-flags": eotm_five_players_with_flags,
     "karriere-poker-4-players": kp_four_players,

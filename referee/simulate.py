@@ -13,6 +13,7 @@ from typing import Any
 
 from .games import find_game
 from .games import employee_of_the_month as eotm
+from .games import ftw
 from .games import karriere_poker as kp
 from .games.base import Violation
 from .record import Header
@@ -133,3 +134,50 @@ def employee_of_the_month(seats: list[str], seed: int = 0, options: dict[str, An
             else:
                 sim.log("pass", seat=state.turn)
     return header, sim.events
+
+
+def ftw_game(seats: list[str], seed: int = 0, hands: bool = True) -> tuple[Header, list[dict[str, Any]]]:
+    """A whole game of FTW?!: every round dealt, passed and played with random legal moves."""
+    rng = random.Random(seed)
+    header = Header("ftw", tuple(seats), {})
+    sim = Simulation(header)
+    n = len(seats)
+    size = ftw.start_size(n)
+    while not sim.over:
+        dealt = rng.sample(range(1, ftw.card_range(n) + 1), n * size)
+        held = [set(dealt[s * size : (s + 1) * size]) for s in range(n)]
+        passed = [set(rng.sample(sorted(hand), 3)) for hand in held]
+        held = [(held[s] - passed[s]) | passed[(s + 1) % n] for s in range(n)]  # 3 cards to the right
+        if hands:
+            for seat in range(n):
+                sim.log("hand", seat=seat, cards=sorted(held[seat]))
+        while not sim.state.revealing:
+            _ftw_move(sim, held, rng)
+        for seat in range(n):
+            sim.log("reveal", seat=seat, cards=sorted(held[seat]))
+    return header, sim.events
+
+
+def _ftw_move(sim: Simulation, held: list[set[int]], rng: random.Random) -> None:
+    state: ftw.State = sim.state
+    seat = state.turn
+    hand = sorted(held[seat])
+    top = state.pile[-1] if state.pile else 0
+    higher = [c for c in hand if c > top]
+    lower = [c for c in hand if c < top]
+    helpers = list(state.helpers[seat])
+    boosts = [(c, [h]) for c in lower for h in helpers if c + h > top]
+    choice = rng.random()
+    if boosts and choice < 0.3:
+        played, used = rng.choice(boosts)
+        sim.log("boost", seat=seat, card=played, helpers=used)
+        held[seat].discard(played)
+    elif lower and (choice < 0.55 or not higher):
+        played, take = rng.choice(lower), rng.choice(state.pile)
+        sim.log("low", seat=seat, card=played, take=take)
+        held[seat].discard(played)
+        held[seat].add(take)
+    else:
+        played = rng.choice(higher) if higher else min(hand)
+        sim.log("high", seat=seat, card=played)
+        held[seat].discard(played)

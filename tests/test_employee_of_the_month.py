@@ -109,6 +109,7 @@ def test_eotm_start_fires_for_events_before_start_a_second_start_and_a_short_row
 
 
 def test_eotm_reveal_missing() -> None:
+    """eotm.reveal.missing: no bidding until the table reveals the next prize."""
     washed = [START, pass_(ANNA), pass_(BEN), pass_(CEM)]
     assert last_flag(eotm(*washed, bid(BEN, "colleague-1"))) == "eotm.reveal.missing"
     assert last_flag(eotm(*washed, reveal("boss-2", 3, "popularity-5"), bid(BEN, "colleague-1"))) is None
@@ -173,6 +174,7 @@ def test_eotm_turn() -> None:
 
 
 def test_eotm_bid_row() -> None:
+    """eotm.bid.row: a bid must name a card that lies in the row."""
     fold = eotm(START, bid(ANNA, "boss-7"))
     assert last_flag(fold) == "eotm.bid.row"
     assert fold.violations[-1][1].message == "Anna bid boss 7, which is not in the row."

@@ -6,9 +6,10 @@ from typing import Any
 
 from .base import Game
 from .employee_of_the_month import EmployeeOfTheMonth
+from .ftw import Ftw
 from .karriere_poker import KarrierePoker
 
-GAMES: dict[str, Game[Any]] = {game.name: game for game in (KarrierePoker(), EmployeeOfTheMonth())}
+GAMES: dict[str, Game[Any]] = {game.name: game for game in (KarrierePoker(), EmployeeOfTheMonth(), Ftw())}
 
 
 def find_game(name: str) -> Game[Any]:

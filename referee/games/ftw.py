@@ -1,0 +1,381 @@
+"""FTW?! (`ftw`): a shedding game with a shared climbing pile and helper cards.
+
+Spec: shared/rules/ftw.md. Decisions where the spec is silent:
+- Where each card is, this round, is tracked as a place: on the pile, in a seat's helper
+  row, out of the game, in a seat's hand (taken with `low`, or from a logged `hand`), or
+  revealed by a seat. `ftw.card.seen` fires for a card whose known place is not the
+  acting seat's hand; a card the seat itself played this round may reappear in its
+  logged `hand` (the hand as it was after the pass).
+- A logged `hand` is checked like a revealed one: its size must be the round's start
+  size (`ftw.reveal.count`), its cards exist (`ftw.card.range`) and are not known to be
+  elsewhere (`ftw.card.seen`). A card named twice in one list is `ftw.card.seen`.
+- A helper out of the card range is not one of the seat's helpers: `ftw.boost.helper`.
+- The pile keeps every card (house rule: laid overlapping), so `low` may take any of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, validate
+
+from .base import Event, Game, Outcome, Result, Seat, Termination, Violation, ranking_by_score, replace_at
+
+Place = tuple[str, int]  # ("pile" | "helper" | "out" | "hand" | "revealed", seat or -1)
+PILE: Place = ("pile", -1)
+OUT: Place = ("out", -1)
+
+
+def card_range(players: int) -> int:
+    return 36 if players <= 3 else 48 if players == 4 else 60
+
+
+def start_size(players: int) -> int:
+    return 10 if players == 6 else 12
+
+
+def round_score(cards: Sequence[int]) -> int:
+    """The highest card minus the sum of all others; below zero counts as 0."""
+    return max(0, max(cards) - (sum(cards) - max(cards))) if cards else 0
+
+
+def card(**kwargs: Any) -> fields.Integer:
+    return fields.Integer(strict=True, **kwargs)
+
+
+def card_list(**kwargs: Any) -> fields.List:
+    return fields.List(card(), validate=validate.Length(max=60), **kwargs)
+
+
+class Options(Schema):
+    first = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0))
+
+
+@dataclass(frozen=True)
+class State:
+    names: tuple[str, ...]
+    first: int
+    round: int = 0  # 0-based index of the round being played or revealed
+    revealing: bool = False  # the round has ended: hands are being revealed
+    turn: int = 0
+    sizes: tuple[int, ...] = ()
+    pile: tuple[int, ...] = ()
+    helpers: tuple[tuple[int, ...], ...] = ()  # each seat's unused helper cards
+    places: Mapping[int, Place] = field(default_factory=dict)  # known places this round
+    known: tuple[frozenset[int], ...] = ()  # cards known to be in each seat's hand
+    hands: tuple[frozenset[int] | None, ...] = ()  # whole hands, where logged
+    played: tuple[frozenset[int], ...] = ()  # cards each seat laid down this round
+    revealed: tuple[tuple[int, ...] | None, ...] = ()
+    sheet: tuple[tuple[int, ...], ...] = ()  # per finished round, the score of each seat
+
+    @property
+    def seat_count(self) -> int:
+        return len(self.names)
+
+    @property
+    def over(self) -> bool:
+        return len(self.sheet) == self.seat_count
+
+    def starter(self, round_index: int) -> int:
+        return (self.first + round_index) % self.seat_count
+
+
+class Ftw(Game[State]):
+    name = "ftw"
+    title = "FTW?!"
+    min_players = 2
+    max_players = 6
+    rules = {
+        "ftw.turn": "not this seat's turn, or an action during the reveal phase",
+        "ftw.reveal.twice": "a seat reveals twice in one round, or reveals while the round is still being played",
+        "ftw.card.range": "a card outside this player count's range",
+        "ftw.card.seen": "a card whose place is known this round and is not this seat's hand",
+        "ftw.high.not-higher": "high with a card not higher than the top card",
+        "ftw.low.empty": "low or boost on an empty pile",
+        "ftw.low.not-lower": "low or boost with a card not lower than the top card",
+        "ftw.low.take": "take is not a card in the pile",
+        "ftw.boost.helper": "a helper that is not one of this seat's unused helpers, or none given",
+        "ftw.boost.sum": "card plus helpers does not beat the top card",
+        "ftw.reveal.count": "a revealed hand whose size differs from the tracked hand size",
+        "ftw.reveal.known": "a revealed hand that lacks a card known to be in that seat's hand",
+        "ftw.hand.cards": "(hand known) a played card the seat does not hold",
+    }
+    events = {
+        "hand": {"seat": Seat(required=True), "cards": card_list(required=True)},
+        "high": {"seat": Seat(required=True), "card": card(required=True)},
+        "low": {"seat": Seat(required=True), "card": card(required=True), "take": card(required=True)},
+        "boost": {"seat": Seat(required=True), "card": card(required=True), "helpers": card_list(required=True)},
+        "reveal": {"seat": Seat(required=True), "cards": card_list(required=True)},
+    }
+    options = Options
+
+    def handlers(self) -> Mapping[str, Any]:
+        return {
+            "hand": (self._hand_checks, self._hand),
+            "high": (self._move_checks, self._high),
+            "low": (self._move_checks, self._low),
+            "boost": (self._move_checks, self._boost),
+            "reveal": (self._reveal_checks, self._reveal),
+        }
+
+    def initial(self, seats: Sequence[str], options: Mapping[str, Any]) -> State:
+        if options["first"] >= len(seats):
+            raise ValidationError({"first": [f"There is no seat {options['first']}."]})
+        return self._new_round(State(tuple(seats), options["first"]), 0)
+
+    def _new_round(self, state: State, round_index: int) -> State:
+        n = state.seat_count
+        return replace(
+            state,
+            round=round_index,
+            revealing=False,
+            turn=state.starter(round_index),
+            sizes=(start_size(n),) * n,
+            pile=(),
+            helpers=((),) * n,
+            places={},
+            known=(frozenset(),) * n,
+            hands=(None,) * n,
+            played=(frozenset(),) * n,
+            revealed=(None,) * n,
+        )
+
+    # --- checks ---------------------------------------------------------------------
+
+    def _range_checks(self, state: State, cards: Iterable[int]) -> Iterator[Violation]:
+        top = card_range(state.seat_count)
+        for number in cards:
+            if not 1 <= number <= top:
+                yield Violation("ftw.card.range", f"There is no card {number}: with {state.seat_count} players the cards are 1–{top}.")
+                return
+
+    def _seen_checks(self, state: State, seat: int, cards: Sequence[int], allow_played: bool = False) -> Iterator[Violation]:
+        name = state.names[seat]
+        for number in cards:
+            place = state.places.get(number)
+            if cards.count(number) > 1:
+                yield Violation("ftw.card.seen", f"{name} names card {number} twice; each number exists once.")
+                return
+            if place is None or place == ("hand", seat) or (allow_played and number in state.played[seat]):
+                continue
+            yield Violation("ftw.card.seen", f"{name} cannot hold card {number}: it is {self._where(state, place)}.")
+            return
+
+    def _hand_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        seat, cards = event["seat"], event["cards"]
+        yield from self._range_checks(state, cards)
+        yield from self._seen_checks(state, seat, cards, allow_played=True)
+        size = start_size(state.seat_count)
+        if len(cards) != size:
+            yield Violation("ftw.reveal.count", f"{state.names[seat]}'s hand has {len(cards)} cards; hands hold {size} after the pass.")
+
+    def _move_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        seat, kind, played = event["seat"], event["type"], event["card"]
+        name = state.names[seat]
+        if state.revealing:
+            yield Violation("ftw.turn", f"Round {state.round + 1} is over; hands are being revealed.")
+            return
+        if seat != state.turn:
+            yield Violation("ftw.turn", f"It is {state.names[state.turn]}'s turn, not {name}'s.")
+            return
+        yield from self._range_checks(state, [played, *([event["take"]] if kind == "low" else [])])
+        yield from self._seen_checks(state, seat, [played])
+        top = state.pile[-1] if state.pile else None
+        if kind == "high":
+            if top is not None and played <= top:
+                yield Violation("ftw.high.not-higher", f"{name}'s {played} does not beat the top card {top}.")
+        elif top is None:
+            yield Violation("ftw.low.empty", f"The pile is empty: {name} must put a card on it (high).")
+        else:
+            if played >= top:
+                yield Violation("ftw.low.not-lower", f"{name}'s {played} is not lower than the top card {top}.")
+            if kind == "low" and event["take"] not in state.pile:
+                yield Violation("ftw.low.take", f"{name} takes {event['take']}, which is not in the pile.")
+            if kind == "boost":
+                yield from self._boost_checks(state, event, top)
+        hand = state.hands[seat]
+        if hand is not None and played not in hand:
+            yield Violation("ftw.hand.cards", f"{name} played {played}, which is not in {name}'s hand.")
+
+    def _boost_checks(self, state: State, event: Event, top: int) -> Iterator[Violation]:
+        seat, helpers = event["seat"], event["helpers"]
+        name = state.names[seat]
+        mine = list(state.helpers[seat])
+        if not helpers:
+            yield Violation("ftw.boost.helper", f"{name} boosts without naming a helper card.")
+            return
+        for helper in helpers:
+            if helper not in mine:
+                yield Violation("ftw.boost.helper", f"{helper} is not one of {name}'s unused helper cards.")
+                return
+            mine.remove(helper)
+        total = event["card"] + sum(helpers)
+        if total <= top:
+            sum_text = " + ".join(map(str, [event["card"], *helpers]))
+            yield Violation("ftw.boost.sum", f"{name}'s {sum_text} = {total} does not beat the top card {top}.")
+
+    def _reveal_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        seat, cards = event["seat"], event["cards"]
+        name = state.names[seat]
+        if not state.revealing:
+            yield Violation("ftw.reveal.twice", f"Round {state.round + 1} is still being played; hands are revealed when it ends.")
+            return
+        if state.revealed[seat] is not None:
+            yield Violation("ftw.reveal.twice", f"{name} has already revealed this round.")
+            return
+        yield from self._range_checks(state, cards)
+        yield from self._seen_checks(state, seat, cards)
+        if len(cards) != state.sizes[seat]:
+            yield Violation("ftw.reveal.count", f"{name} reveals {len(cards)} cards but holds {state.sizes[seat]}.")
+        missing = sorted(state.known[seat] - set(cards))
+        if missing:
+            yield Violation("ftw.reveal.known", f"{name}'s revealed hand lacks {', '.join(map(str, missing))}, known to be in it.")
+
+    # --- effects --------------------------------------------------------------------
+
+    def _hand(self, state: State, event: Event) -> State:
+        seat, cards = event["seat"], frozenset(event["cards"])
+        taken = {c for c, place in state.places.items() if place == ("hand", seat)}
+        hand = (cards - state.played[seat]) | taken
+        places = {**state.places, **{c: ("hand", seat) for c in hand}}
+        return replace(
+            state,
+            hands=replace_at(state.hands, seat, hand),
+            known=replace_at(state.known, seat, hand),
+            places=places,
+        )
+
+    def _lay_down(self, state: State, seat: int, played: int, place: Place) -> State:
+        """A card leaves a seat's hand for the pile or the helper row."""
+        hand = state.hands[seat]
+        return replace(
+            state,
+            places={**state.places, played: place},
+            known=replace_at(state.known, seat, state.known[seat] - {played}),
+            hands=replace_at(state.hands, seat, None if hand is None else hand - {played}),
+            played=replace_at(state.played, seat, state.played[seat] | {played}),
+        )
+
+    def _high(self, state: State, event: Event) -> State:
+        seat, played = event["seat"], event["card"]
+        state = self._lay_down(state, seat, played, PILE)
+        state = replace(state, pile=(*state.pile, played), sizes=replace_at(state.sizes, seat, state.sizes[seat] - 1))
+        return self._after_move(state, seat)
+
+    def _low(self, state: State, event: Event) -> State:
+        seat, played, take = event["seat"], event["card"], event["take"]
+        state = self._lay_down(state, seat, played, ("helper", seat))
+        places = {**state.places, **{c: OUT for c in state.pile}, take: ("hand", seat)}
+        hand = state.hands[seat]
+        state = replace(
+            state,
+            pile=(),
+            places=places,
+            helpers=replace_at(state.helpers, seat, (*state.helpers[seat], played)),
+            known=replace_at(state.known, seat, state.known[seat] | {take}),
+            hands=replace_at(state.hands, seat, None if hand is None else hand | {take}),
+        )
+        return self._after_move(state, seat)
+
+    def _boost(self, state: State, event: Event) -> State:
+        seat, played, used = event["seat"], event["card"], event["helpers"]
+        state = self._lay_down(state, seat, played, PILE)
+        unused = list(state.helpers[seat])
+        for helper in used:
+            unused.remove(helper)
+        state = replace(
+            state,
+            pile=(*state.pile, played),
+            places={**state.places, **{h: OUT for h in used}},
+            helpers=replace_at(state.helpers, seat, tuple(unused)),
+            sizes=replace_at(state.sizes, seat, state.sizes[seat] - 1),
+        )
+        return self._after_move(state, seat)
+
+    def _after_move(self, state: State, seat: int) -> State:
+        if state.sizes[seat] == 1:
+            return replace(state, revealing=True)
+        return replace(state, turn=(seat + 1) % state.seat_count)
+
+    def _reveal(self, state: State, event: Event) -> State:
+        seat, cards = event["seat"], tuple(event["cards"])
+        state = replace(
+            state,
+            revealed=replace_at(state.revealed, seat, cards),
+            places={**state.places, **{c: ("revealed", seat) for c in cards}},
+            known=replace_at(state.known, seat, frozenset()),  # the hand now lies on the table
+            hands=replace_at(state.hands, seat, None),
+        )
+        if any(hand is None for hand in state.revealed):
+            return state
+        scores = tuple(round_score(hand or ()) for hand in state.revealed)
+        state = replace(state, sheet=(*state.sheet, scores))
+        return state if state.over else self._new_round(state, state.round + 1)
+
+    # --- the end, the view and the result -------------------------------------------
+
+    def _where(self, state: State, place: Place) -> str:
+        kind, seat = place
+        owner = state.names[seat] if seat >= 0 else ""
+        return {
+            "pile": "on the pile",
+            "out": "out of the game",
+            "helper": f"in {owner}'s helper row",
+            "hand": f"in {owner}'s hand",
+            "revealed": f"revealed by {owner}",
+        }[kind]
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.over:
+            return Outcome(Termination.FINISHED, f"all {state.seat_count} rounds are played")
+        return None
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        names = state.names
+        phase = "over" if state.over else "reveal" if state.revealing else "play"
+        if phase == "play":
+            legal = ["high", "low", "boost"] if state.pile else ["high"]
+            if seat is not None and seat != state.turn:
+                legal = []
+        elif phase == "reveal":
+            legal = ["reveal"] if seat is None or state.revealed[seat] is None else []
+        else:
+            legal = []
+        view: dict[str, Any] = {
+            "phase": phase,
+            "round": min(state.round + 1, state.seat_count),
+            "rounds": state.seat_count,
+            "starter": names[state.starter(state.round)],
+            "turn": names[state.turn] if phase == "play" else None,
+            "legal": legal,
+            "pile": list(state.pile),
+            "top": state.pile[-1] if state.pile else None,
+            "sizes": {names[s]: state.sizes[s] for s in range(state.seat_count)},
+            "helpers": {names[s]: list(state.helpers[s]) for s in range(state.seat_count)},
+            "revealed": {names[s]: list(h) for s, h in enumerate(state.revealed) if h is not None},
+            "totals": self._totals(state),
+            "card_range": card_range(state.seat_count),
+        }
+        if seat is not None:
+            hand = state.hands[seat]
+            view["hand"] = sorted(hand) if hand is not None else None
+            view["known"] = sorted(state.known[seat])
+        return view
+
+    def _totals(self, state: State) -> dict[str, int]:
+        return {name: sum(scores[s] for scores in state.sheet) for s, name in enumerate(state.names)}
+
+    def result(self, state: State, outcome: Outcome | None = None) -> Result:
+        names = state.names
+        scores = self._totals(state)
+        detail = {
+            "rounds": [
+                {"round": r + 1, "starter": names[state.starter(r)], "scores": dict(zip(names, sheet))}
+                for r, sheet in enumerate(state.sheet)
+            ],
+            "starters": [names[state.starter(r)] for r in range(state.seat_count)],
+            "totals": scores,
+        }
+        return Result(scores, ranking_by_score(scores), detail)

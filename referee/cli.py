@@ -157,3 +157,46 @@ def samples(folder: str) -> None:
     Path(folder).mkdir(parents=True, exist_ok=True)
     for path in write_samples(Path(folder)):
         click.echo(path)
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="0.0.0.0 lets phones on your network join.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 64), help="Waitress worker threads.")
+@db_option
+def serve(host: str, port: int, threads: int, db_path: str) -> None:
+    """Run the app under waitress, a production WSGI server."""
+    import waitress
+
+    from .web import create_app
+
+    app = create_app({"DATABASE": os.path.abspath(db_path)})
+    if host in ("0.0.0.0", "::"):
+        address = f"http://{lan_address()}:{port}/"
+        click.echo(f"Phones on this network open {address}")
+        click.echo(qr_for_terminal(address))
+    else:
+        click.echo(f"Open http://{host}:{port}/")
+    waitress.serve(app, host=host, port=port, threads=threads, ident="table-referee")
+
+
+def lan_address() -> str:
+    """This machine's address on the local network, as far as its name resolves."""
+    import socket
+
+    try:
+        addresses = {info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)}
+    except OSError:
+        return "127.0.0.1"
+    usable = sorted(a for a in addresses if not a.startswith("127."))
+    return usable[0] if usable else "127.0.0.1"
+
+
+def qr_for_terminal(text: str) -> str:
+    import io
+
+    import segno
+
+    out = io.StringIO()
+    segno.make(text, error="m").terminal(out=out, compact=True)
+    return out.getvalue()

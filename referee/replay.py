@@ -43,6 +43,9 @@ class Fold:
                 return violation
         return None
 
+    def view(self, seat: int | None) -> dict[str, Any]:
+        return self.game.view(self.state, seat, self.outcome)
+
     def result(self) -> Result:
         return self.game.result(self.state, self.outcome)
 

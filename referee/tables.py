@@ -7,6 +7,7 @@ everything after its target.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -35,6 +36,7 @@ class Tables:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._folds: dict[str, Fold] = {}
+        self._news = threading.Condition(store.lock)
 
     def create(self, header: Header, game_id: str | None = None) -> str:
         return self.store.create_game(header, game_id)
@@ -66,6 +68,7 @@ class Tables:
             else:
                 fold = step(before, stored.event)
             self._folds[game_id] = fold
+            self._news.notify_all()
             return Appended(stored.event, fold.violation_at(stored.seq), fold)
 
     def fold(self, game_id: str) -> Fold:
@@ -81,3 +84,9 @@ class Tables:
     def fold_at(self, game_id: str, seq: int) -> Fold:
         """The game as it stood after event `seq` (the history's "table as it was then")."""
         return replay(self.store.header(game_id), self.store.events(game_id), upto=seq)
+
+    def wait(self, game_id: str, after: int, timeout: float) -> int:
+        """Block until the game has an event after `after` or `timeout` passes; the last seq."""
+        with self._news:
+            self._news.wait_for(lambda: self.store.last_seq(game_id) > after, timeout)
+            return self.store.last_seq(game_id)

@@ -96,8 +96,10 @@ class Game(Generic[S]):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     rules: ClassVar[dict[str, str]]  # rule id -> when it is broken, in spec order
-    events: ClassVar[dict[str, dict[str, fields.Field]]]  # type -> fields, in record order
+    events: ClassVar[dict[str, dict[str, fields.Field[Any]]]]  # type -> fields, in record order
     options: ClassVar[type[Schema]]
+    private_events: ClassVar[frozenset[str]] = frozenset()  # shown only to their seat until the end
+    result_is_private: ClassVar[bool] = False  # the score table reveals private holdings
 
     def handlers(self) -> Mapping[str, tuple[Check[S], Effect[S]]]:
         raise NotImplementedError
@@ -110,8 +112,11 @@ class Game(Generic[S]):
         """The end of the game when its rules have ended it, else None."""
         raise NotImplementedError
 
-    def view(self, state: S, seat: int | None) -> dict[str, Any]:
-        """What `seat` (None: a spectator) may see, whose turn it is and what is legal now."""
+    def view(self, state: S, seat: int | None, outcome: Outcome | None = None) -> dict[str, Any]:
+        """What `seat` (None: a spectator) may see, whose turn it is and what is legal now.
+
+        `outcome` is how the game ended, when the table ended it with `end`.
+        """
         raise NotImplementedError
 
     def result(self, state: S, outcome: Outcome | None = None) -> Result:

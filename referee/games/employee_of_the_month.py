@@ -143,6 +143,7 @@ class EmployeeOfTheMonth(Game[State]):
         "pass": {"seat": Seat(required=True)},
     }
     options = Options
+    result_is_private = True  # favour totals and distrust would tell what each player holds
 
     def handlers(self) -> Mapping[str, Any]:
         return {
@@ -306,13 +307,13 @@ class EmployeeOfTheMonth(Game[State]):
             return Outcome(Termination.FINISHED, f"all {AUCTIONS} auctions are over")
         return None
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: State, seat: int | None, outcome: Outcome | None = None) -> dict[str, Any]:
         names = state.names
-        over = self.outcome(state) is not None
+        over = outcome is not None or self.outcome(state) is not None
         phase = "start" if not state.started else "over" if over else "reveal" if state.prize is None else "auction"
         holdings = {}
         for s, mine in enumerate(state.won):
-            counts = {"favours": len(mine.favours), "distrust": len(mine.distrust), "points": len(mine.points)}
+            counts: dict[str, Any] = {"favours": len(mine.favours), "distrust": len(mine.distrust), "points": len(mine.points)}
             if over or s == seat:
                 counts.update(
                     {"favour_cards": list(mine.favours), "distrust_cards": list(mine.distrust), "points_cards": list(mine.points)}

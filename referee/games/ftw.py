@@ -45,7 +45,7 @@ def card(**kwargs: Any) -> fields.Integer:
     return fields.Integer(strict=True, **kwargs)
 
 
-def card_list(**kwargs: Any) -> fields.List:
+def card_list(**kwargs: Any) -> fields.List[int]:
     return fields.List(card(), validate=validate.Length(max=60), **kwargs)
 
 
@@ -110,6 +110,7 @@ class Ftw(Game[State]):
         "reveal": {"seat": Seat(required=True), "cards": card_list(required=True)},
     }
     options = Options
+    private_events = frozenset({"hand"})
 
     def handlers(self) -> Mapping[str, Any]:
         return {
@@ -332,9 +333,9 @@ class Ftw(Game[State]):
             return Outcome(Termination.FINISHED, f"all {state.seat_count} rounds are played")
         return None
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: State, seat: int | None, outcome: Outcome | None = None) -> dict[str, Any]:
         names = state.names
-        phase = "over" if state.over else "reveal" if state.revealing else "play"
+        phase = "over" if state.over or outcome else "reveal" if state.revealing else "play"
         if phase == "play":
             legal = ["high", "low", "boost"] if state.pile else ["high"]
             if seat is not None and seat != state.turn:

@@ -104,7 +104,7 @@ def play_value(cards: Sequence[int | str]) -> int:
     return numbers[0] if numbers else JOKER_VALUE
 
 
-class Card(fields.Field):
+class Card(fields.Field[int | str]):
     """A Karriere Poker card: a number 1–13 or "J" (a joker)."""
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> int | str:
@@ -113,7 +113,7 @@ class Card(fields.Field):
         raise ValidationError(f'{value!r} is not a card of this game (1–13 or "J").')
 
 
-def cards_field(**kwargs: Any) -> fields.List:
+def cards_field(**kwargs: Any) -> fields.List[int | str]:
     return fields.List(Card(), validate=validate.Length(min=1, max=40), **kwargs)
 
 
@@ -231,6 +231,7 @@ class KarrierePoker(Game[State]):
         "pass": {"seat": Seat(required=True)},
     }
     options = Options
+    private_events = frozenset({"hand"})
 
     def handlers(self) -> Mapping[str, Any]:
         return {
@@ -590,14 +591,18 @@ class KarrierePoker(Game[State]):
             streak += 1
         return streak
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: State, seat: int | None, outcome: Outcome | None = None) -> dict[str, Any]:
         names = state.names
         turn = state.turn
         phase = "deal"
-        if state.playing:
+        if self.outcome(state) or outcome:
+            phase, turn = "over", None
+        elif state.playing:
             phase = "exchange" if state.exchanges_missing() else "lead" if state.leader is not None else "raise"
         legal: list[str] = []
-        if phase == "deal":
+        if phase == "over":
+            legal = []
+        elif phase == "deal":
             legal = ["deal"]
         elif phase == "exchange":
             legal = ["exchange", "hand"]

@@ -1,0 +1,159 @@
+"""Who may do what at a table: join codes, host and seat tokens.
+
+Tokens are random (192 bits), handed out once, stored only as SHA-256 hashes and checked
+with a constant-time comparison. A join code is short and easy to read aloud: six
+characters without the look-alikes 0/O, 1/I/L.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import sqlite3
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .games.base import Game
+from .store import Store, now
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+
+
+class AccessDenied(Exception):
+    """The token is unknown, or belongs to another game."""
+
+
+class SeatTaken(Exception):
+    """The seat has been claimed already; the host can hand out a new token for it."""
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who is asking: the host, a seat, or a spectator (no token)."""
+
+    role: str  # "host" | "seat" | "spectator"
+    seat: int | None = None
+
+    @property
+    def is_host(self) -> bool:
+        return self.role == "host"
+
+    def may_see(self, seat: int | None) -> bool:
+        """Whether this caller may see the private information of `seat`."""
+        return self.is_host or (self.role == "seat" and seat == self.seat)
+
+
+SPECTATOR = Caller("spectator")
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def normalise_code(code: str) -> str:
+    """Codes are read aloud and typed on phones: ignore case, spaces and dashes."""
+    return "".join(code.split()).replace("-", "").upper()
+
+
+class Access:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        db = store.db
+        with store.lock:
+            db["join_codes"].create({"code": str, "game": str}, pk="code", not_null={"game"}, if_not_exists=True)
+            db["join_codes"].create_index(["game"], unique=True, if_not_exists=True)
+            db["tokens"].create(
+                {"hash": str, "game": str, "role": str, "seat": int, "created_at": str},
+                pk="hash",
+                not_null={"game", "role", "created_at"},
+                if_not_exists=True,
+            )
+            db["tokens"].create_index(["game", "seat"], if_not_exists=True)
+
+    def open_table(self, game_id: str) -> tuple[str, str]:
+        """A join code and the host token for a new game."""
+        host_token = self._new_token(game_id, "host", None)
+        with self.store.lock:
+            while True:
+                code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+                try:
+                    self.store.db.execute("INSERT INTO join_codes (code, game) VALUES (?, ?)", [code, game_id])
+                    return code, host_token
+                except sqlite3.IntegrityError:
+                    continue  # that code is taken: draw another
+
+    def join_code(self, game_id: str) -> str | None:
+        with self.store.lock:
+            row = self.store.db.execute("SELECT code FROM join_codes WHERE game = ?", [game_id]).fetchone()
+        return None if row is None else str(row[0])
+
+    def game_for_code(self, code: str) -> str | None:
+        with self.store.lock:
+            row = self.store.db.execute("SELECT game FROM join_codes WHERE code = ?", [normalise_code(code)]).fetchone()
+        return None if row is None else str(row[0])
+
+    def claimed_seats(self, game_id: str) -> set[int]:
+        with self.store.lock:
+            rows = self.store.db.execute("SELECT seat FROM tokens WHERE game = ? AND role = 'seat'", [game_id]).fetchall()
+        return {int(row[0]) for row in rows}
+
+    def claim_seat(self, game_id: str, seat: int) -> str:
+        """A seat token for a free seat; raises SeatTaken."""
+        with self.store.lock:
+            if seat in self.claimed_seats(game_id):
+                raise SeatTaken(f"seat {seat} has been claimed; the host can hand it to a new phone")
+            return self._new_token(game_id, "seat", seat)
+
+    def reissue_seat(self, game_id: str, seat: int) -> str:
+        """The host hands a seat to a new phone: earlier tokens of that seat stop working."""
+        with self.store.lock:
+            self.store.db.execute("DELETE FROM tokens WHERE game = ? AND role = 'seat' AND seat = ?", [game_id, seat])
+            return self._new_token(game_id, "seat", seat)
+
+    def caller(self, game_id: str, token: str | None) -> Caller:
+        """Who holds `token` at this game; no token is a spectator. Raises AccessDenied."""
+        if not token:
+            return SPECTATOR
+        expected = token_hash(token)
+        with self.store.lock:
+            row = self.store.db.execute("SELECT hash, game, role, seat FROM tokens WHERE hash = ?", [expected]).fetchone()
+        if row is None or not hmac.compare_digest(row[0], expected):
+            raise AccessDenied("this token is not valid")
+        if row[1] != game_id:
+            raise AccessDenied("this token belongs to another game")
+        return Caller(row[2], row[3])
+
+    def _new_token(self, game_id: str, role: str, seat: int | None) -> str:
+        token = secrets.token_urlsafe(24)
+        with self.store.lock:
+            self.store.db.execute(
+                "INSERT INTO tokens (hash, game, role, seat, created_at) VALUES (?, ?, ?, ?, ?)",
+                [token_hash(token), game_id, role, seat, now()],
+            )
+        return token
+
+
+def visible_event(game: Game[Any], event: Mapping[str, Any], caller: Caller, finished: bool) -> dict[str, Any]:
+    """An event as this caller may see it: private events of other seats are withheld."""
+    if finished or event["type"] not in game.private_events or caller.may_see(event.get("seat")):
+        return dict(event)
+    return {"seq": event["seq"], "type": event["type"], "seat": event.get("seat"), "withheld": True}
+
+
+def may_log(caller: Caller, event: Mapping[str, Any], target: Mapping[str, Any] | None) -> str | None:
+    """Why this caller may not log this event (None: allowed). `target`: what a void withdraws."""
+    if caller.role == "spectator":
+        return "log in as the host or a seat to log events"
+    if caller.is_host:
+        return None
+    kind = event.get("type")
+    if "seat" in event and event["seat"] != caller.seat:
+        return f"a seat token logs only for its own seat ({caller.seat})"
+    if kind == "end":
+        return "only the host can end the game"
+    if kind == "void" and target is not None and caller.seat not in (target.get("seat"), target.get("by")):
+        return "only the host, or the seat that made or logged a move, can void it"
+    return None

@@ -1,0 +1,346 @@
+"""The JSON API under /api (DESIGN.md): games, seats, events, records, live updates."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from apispec import APISpec
+from apispec.ext.marshmallow import MarshmallowPlugin
+from flask import Blueprint, Response, abort, current_app, jsonify, request
+from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
+from werkzeug.exceptions import HTTPException
+
+from ..access import AccessDenied, Caller, SeatTaken, may_log, visible_event
+from ..record import FORMAT, Header, RecordError, parse_header, read_record, write_record
+from ..replay import Fold, report
+from ..store import Conflict, UnknownGame
+from . import limiter, referee
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+class CreateGame(Schema):
+    """A header without its `format` line: the game, the seats in clockwise order, options."""
+
+    format = fields.String(validate=validate.Equal(FORMAT))
+    game = fields.String(required=True)
+    seats = fields.List(fields.String(), required=True)
+    options = fields.Dict(keys=fields.String())
+    title = fields.String()
+    started_at = fields.String()
+
+
+class AppendEvent(Schema):
+    """One event without `seq`, as DESIGN.md's record line; the game's schema checks the rest."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    type = fields.String(required=True)
+    expected_seq = fields.Integer(strict=True, validate=validate.Range(min=0), metadata={"description": "the last seq you saw"})
+
+
+class Code(Schema):
+    code = fields.String(required=True, validate=validate.Length(min=1, max=20))
+
+
+class ClaimSeat(Schema):
+    code = fields.String(validate=validate.Length(min=1, max=20))
+
+
+class Created(Schema):
+    id = fields.String()
+    join_code = fields.String()
+    host_token = fields.String()
+
+
+Problem = Schema.from_dict(
+    {"error": fields.String(), "fields": fields.Dict(), "current_seq": fields.Integer()}, name="Problem"
+)
+
+
+# --- helpers at the edge -------------------------------------------------------------------
+
+
+def json_body(schema: type[Schema]) -> dict[str, Any]:
+    """The request's JSON object loaded by `schema`: 415, 400 with field errors otherwise."""
+    if not request.is_json:
+        abort(415, "send JSON with Content-Type: application/json")
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        abort(400, "the body must be a JSON object")
+    try:
+        loaded: dict[str, Any] = schema().load(data)
+        return loaded
+    except ValidationError as error:
+        raise BadFields(error.messages) from None
+
+
+class BadFields(HTTPException):
+    code = 400
+
+    def __init__(self, errors: Any, message: str = "the body has errors") -> None:
+        super().__init__(message)
+        self.errors = errors
+
+
+def known_game(game_id: str) -> Header:
+    try:
+        return referee().tables.store.header(game_id)
+    except UnknownGame:
+        abort(404, f"no game {game_id!r}")
+
+
+def bearer_token() -> str | None:
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        abort(401, "use Authorization: Bearer <token>")
+    return token.strip()
+
+
+def caller_at(game_id: str) -> Caller:
+    known_game(game_id)
+    try:
+        return referee().access.caller(game_id, bearer_token())
+    except AccessDenied as error:
+        abort(403, str(error))
+
+
+def violation_json(fold: Fold, seq: int) -> dict[str, str] | None:
+    violation = fold.violation_at(seq)
+    return None if violation is None else {"rule": violation.rule, "message": violation.message}
+
+
+def game_json(game_id: str, fold: Fold, caller: Caller) -> dict[str, Any]:
+    """The game as this caller may see it."""
+    shown = report(fold)
+    finished = shown["finished"]
+    seat = caller.seat if caller.role == "seat" else None
+    body = {
+        "id": game_id,
+        "title": fold.header.title,
+        "seats": list(fold.header.seats),
+        "seq": fold.seq,
+        "you": {"role": caller.role, "seat": seat},
+        "view": fold.view(seat),
+        **shown,
+    }
+    if fold.game.result_is_private and not finished and not caller.is_host:
+        body.update(scores=None, ranking=None, result=None)
+    return body
+
+
+def created(game_id: str) -> tuple[Response, int]:
+    join_code, host_token = referee().access.open_table(game_id)
+    return jsonify(id=game_id, join_code=join_code, host_token=host_token), 201
+
+
+# --- endpoints -----------------------------------------------------------------------------
+
+
+@bp.post("/games")
+def create_game() -> tuple[Response, int]:
+    """Start a game: returns its id, the join code and the host token."""
+    body = json_body(CreateGame)
+    try:
+        header = parse_header({"format": FORMAT, "options": {}, **body}, None)
+    except RecordError as error:
+        raise BadFields(error.errors, str(error)) from None
+    return created(referee().tables.create(header))
+
+
+@bp.post("/games/import")
+def import_game() -> tuple[Response, int]:
+    """Store a whole table record (the request body, JSON Lines) as a new game."""
+    try:
+        text = request.get_data(as_text=True)
+        record = read_record(text)
+    except RecordError as error:
+        raise BadFields(error.errors, str(error)) from None
+    return created(referee().tables.import_record(record))
+
+
+@bp.post("/join")
+@limiter.limit(lambda: current_app.config["JOIN_RATE_LIMIT"], deduct_when=lambda r: r.status_code == 404)
+def join() -> Response:
+    """Find a game by its join code; lists the seats and which are taken."""
+    code = json_body(Code)["code"]
+    game_id = referee().access.game_for_code(code)
+    if game_id is None:
+        abort(404, "no game has this code")
+    return jsonify(id=game_id, seats=seat_list(game_id))
+
+
+def seat_list(game_id: str) -> list[dict[str, Any]]:
+    header = known_game(game_id)
+    taken = referee().access.claimed_seats(game_id)
+    return [{"seat": s, "name": name, "claimed": s in taken} for s, name in enumerate(header.seats)]
+
+
+@bp.post("/games/<game_id>/seats/<int:seat>")
+@limiter.limit(lambda: current_app.config["JOIN_RATE_LIMIT"], deduct_when=lambda r: r.status_code == 403)
+def claim_seat(game_id: str, seat: int) -> tuple[Response, int]:
+    """Claim a seat with the join code (a seat token); the host hands a seat to a new phone."""
+    header = known_game(game_id)
+    caller = caller_at(game_id)
+    body = json_body(ClaimSeat)
+    if not 0 <= seat < len(header.seats):
+        abort(404, f"there is no seat {seat}")
+    access = referee().access
+    if caller.is_host:
+        return jsonify(seat=seat, name=header.seats[seat], token=access.reissue_seat(game_id, seat)), 201
+    if access.game_for_code(body.get("code", "")) != game_id:
+        abort(403, "the join code is wrong")
+    try:
+        token = access.claim_seat(game_id, seat)
+    except SeatTaken as error:
+        abort(409, str(error))
+    return jsonify(seat=seat, name=header.seats[seat], token=token), 201
+
+
+@bp.get("/games/<game_id>")
+def game_state(game_id: str) -> Response:
+    """The game's state and result as the caller may see them."""
+    caller = caller_at(game_id)
+    return jsonify(game_json(game_id, referee().tables.fold(game_id), caller))
+
+
+@bp.post("/games/<game_id>/events")
+def append_event(game_id: str) -> tuple[Response, int]:
+    """Log one event; illegal moves are stored and answered with their violation."""
+    caller = caller_at(game_id)
+    body = json_body(AppendEvent)
+    expected_seq = body.pop("expected_seq", None)
+    tables = referee().tables
+    if "by" not in body and caller.role != "spectator":
+        body["by"] = "host" if caller.is_host else caller.seat
+    elif body.get("by") != ("host" if caller.is_host else caller.seat):
+        abort(403, "`by` must name who logs the event: yourself")
+    target = None
+    if body["type"] == "void" and isinstance(body.get("target"), int):
+        target = next(iter(tables.store.events(game_id, after=body["target"] - 1)[:1]), None)
+    refusal = may_log(caller, body, target)
+    if refusal:
+        abort(401 if caller.role == "spectator" else 403, refusal)
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not 1 <= len(key) <= 200:
+        abort(400, "Idempotency-Key must have 1 to 200 characters")
+    try:
+        appended = tables.append(game_id, body, expected_seq, key)
+    except RecordError as error:
+        raise BadFields(error.errors, str(error)) from None
+    except Conflict as conflict:
+        return jsonify(error=str(conflict), current_seq=conflict.current_seq), 409
+    finished = appended.fold.outcome is not None
+    answer = {
+        "seq": appended.seq,
+        "event": visible_event(appended.fold.game, appended.event, caller, finished),
+        "violation": None if appended.violation is None else {"rule": appended.violation.rule, "message": appended.violation.message},
+        "finished": finished,
+    }
+    return jsonify(answer), 201 if appended.new else 200
+
+
+@bp.get("/games/<game_id>/events")
+def list_events(game_id: str) -> Response:
+    """Events after `after`; with `wait=N` waits up to N seconds for the next one (long-poll)."""
+    caller = caller_at(game_id)
+    after = request.args.get("after", 0, type=int)
+    wait = min(request.args.get("wait", 0, type=float), current_app.config["LONG_POLL_SECONDS"])
+    tables = referee().tables
+    if wait > 0:
+        tables.wait(game_id, after, wait)
+    fold = tables.fold(game_id)
+    finished = fold.outcome is not None
+    events = [
+        {**visible_event(fold.game, event, caller, finished), "violation": violation_json(fold, event["seq"]), "voided": event["seq"] in fold.voided}
+        for event in tables.store.events(game_id, after=max(after, 0))
+    ]
+    return jsonify(events=events, seq=fold.seq, finished=finished)
+
+
+@bp.get("/games/<game_id>/record")
+def export_record(game_id: str) -> Response:
+    """The game as a table record; before the end only the host may take it (it holds hands)."""
+    caller = caller_at(game_id)
+    fold = referee().tables.fold(game_id)
+    if fold.outcome is None and fold.game.private_events and not caller.is_host:
+        abort(403, "until the game is over only the host can download the record")
+    text = write_record(fold.header, referee().tables.store.events(game_id))
+    return Response(
+        text,
+        mimetype="application/jsonl",
+        headers={"Content-Disposition": f'attachment; filename="{fold.header.game}-{game_id}.jsonl"'},
+    )
+
+
+@bp.get("/openapi.json")
+def openapi() -> Response:
+    """The OpenAPI document, generated from the marshmallow schemas."""
+    return jsonify(openapi_document())
+
+
+@lru_cache(maxsize=1)
+def openapi_document() -> dict[str, Any]:
+    spec = APISpec("Table Referee", "1.0", "3.0.3", plugins=[MarshmallowPlugin()])
+    spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
+    for schema in (CreateGame, AppendEvent, Code, ClaimSeat, Created, Problem):
+        spec.components.schema(schema.__name__, schema=schema)
+
+    def json_op(summary: str, body: str | None = None, ok: str = "200", params: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        operation: dict[str, Any] = {
+            "summary": summary,
+            "responses": {ok: {"description": "done"}, "400": {"description": "bad input", "content": {"application/json": {"schema": "Problem"}}}},
+            "security": [{"bearer": []}, {}],
+        }
+        if body:
+            operation["requestBody"] = {"required": True, "content": {"application/json": {"schema": body}}}
+        if params:
+            operation["parameters"] = params
+        return operation
+
+    game_id = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
+    seat = {"name": "seat", "in": "path", "required": True, "schema": {"type": "integer"}}
+    after = {"name": "after", "in": "query", "schema": {"type": "integer"}}
+    spec.path("/api/games", operations={"post": json_op("Start a game", "CreateGame", "201")})
+    spec.path(
+        "/api/games/import",
+        operations={"post": {"summary": "Import a table record", "requestBody": {"content": {"application/jsonl": {"schema": {"type": "string"}}}}, "responses": {"201": {"description": "stored"}}}},
+    )
+    spec.path("/api/join", operations={"post": json_op("Find a game by join code", "Code")})
+    spec.path("/api/games/{game_id}/seats/{seat}", operations={"post": json_op("Claim a seat", "ClaimSeat", "201", [game_id, seat])})
+    spec.path("/api/games/{game_id}", operations={"get": json_op("State and result", params=[game_id])})
+    spec.path("/api/games/{game_id}/events", operations={
+        "post": json_op("Log an event", "AppendEvent", "201", [game_id, {"name": "Idempotency-Key", "in": "header", "schema": {"type": "string"}}]),
+        "get": json_op("Events after a seq", params=[game_id, after, {"name": "wait", "in": "query", "schema": {"type": "number"}}]),
+    })
+    spec.path("/api/games/{game_id}/record", operations={"get": json_op("The table record", params=[game_id])})
+    return spec.to_dict()
+
+
+@bp.app_errorhandler(404)
+@bp.app_errorhandler(405)
+def routing_error(error: HTTPException) -> Any:
+    """Unknown paths and methods under /api answer in JSON too."""
+    return http_error(error) if request.path.startswith("/api/") else error
+
+
+@bp.errorhandler(HTTPException)
+def http_error(error: HTTPException) -> tuple[Response, int]:
+    body: dict[str, Any] = {"error": error.description}
+    if isinstance(error, BadFields):
+        body["fields"] = _json_safe(error.errors)
+    return jsonify(body), error.code or 500
+
+
+def _json_safe(errors: Any) -> Any:
+    """marshmallow keys list items by int; JSON keys are strings."""
+    if isinstance(errors, dict):
+        return {str(key): _json_safe(value) for key, value in errors.items()}
+    if isinstance(errors, list):
+        return [_json_safe(item) for item in errors]
+    return errors

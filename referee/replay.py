@@ -12,7 +12,7 @@ a second void of the same target is harmless and accepted.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from .games.base import Game, Outcome, Result, Termination, Violation
@@ -83,38 +83,43 @@ def valid_void_targets(events: Iterable[Mapping[str, Any]]) -> frozenset[int]:
     return frozenset(targets)
 
 
-def judge(fold: Fold, event: Mapping[str, Any]) -> Violation | Fold:
-    """The first rule the event breaks (core rules first), or the fold after it."""
+def judge(fold: Fold, event: Mapping[str, Any]) -> Violation | tuple[Any, Outcome | None]:
+    """The first rule the event breaks (core rules first), or the state and outcome after it."""
     kind = event["type"]
     if kind == "void":
-        return void_error(event, fold.void_seqs) or fold
+        return void_error(event, fold.void_seqs) or (fold.state, fold.outcome)
     if fold.outcome is not None:
         return Violation("core.game.over", f"The game is over ({fold.outcome.reason}); nothing more can be logged.")
     if kind == "note":
-        return fold
+        return fold.state, fold.outcome
     if kind == "end":
         reason = event.get("reason") or "the table ended the game"
-        return replace(fold, outcome=Outcome(Termination.TABLE_END, reason))
+        return fold.state, Outcome(Termination.TABLE_END, reason)
     after = fold.game.apply(fold.state, event)
     if isinstance(after, Violation):
         return after
-    return replace(fold, state=after, outcome=fold.game.outcome(after))
+    return after, fold.game.outcome(after)
 
 
 def step(fold: Fold, event: Mapping[str, Any], voided: bool = False) -> Fold:
     """Fold one event; a flagged or voided event leaves the game state as it was."""
     seq = event["seq"]
     judged = judge(fold, event)
-    fold = replace(fold, seq=seq)
-    if event["type"] == "void":
-        fold = replace(fold, void_seqs=fold.void_seqs | {seq})
+    state, outcome, violations = fold.state, fold.outcome, fold.violations
     if isinstance(judged, Violation):
-        fold = replace(fold, violations=(*fold.violations, (seq, judged)))
+        violations = (*violations, (seq, judged))
     elif not voided:
-        fold = replace(judged, seq=seq, void_seqs=fold.void_seqs, violations=fold.violations)
-    if voided:
-        fold = replace(fold, voided=(*fold.voided, seq))
-    return fold
+        state, outcome = judged
+    return Fold(
+        fold.header,
+        fold.game,
+        state,
+        seq,
+        outcome,
+        violations,
+        (*fold.voided, seq) if voided else fold.voided,
+        fold.void_seqs | {seq} if event["type"] == "void" else fold.void_seqs,
+    )
 
 
 def replay(header: Header, events: Sequence[Mapping[str, Any]], upto: int | None = None) -> Fold:

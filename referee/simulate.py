@@ -71,7 +71,7 @@ def _karriere_poker_game(sim: Simulation, rng: random.Random, log_hands: bool) -
         for seat in range(n):
             sim.log("hand", seat=seat, cards=_cards(hands[seat]))
     dealt = {seat: Counter(hand) for seat, hand in hands.items()}
-    for better, worse, count in sim.state.exchange_pairs():
+    for better, worse, count in sim.state.pairs:
         low = _cards(dealt[better])[:count]
         high = _cards(dealt[worse])[-count:]
         for giver, receiver, cards in ((better, worse, low), (worse, better, high)):

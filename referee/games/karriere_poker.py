@@ -150,6 +150,7 @@ class State:
     dealt: tuple[Counts | None, ...] = ()  # known hands as dealt
     changes: tuple[Counts | None, ...] = ()  # received - given - played; None: unknown
     played: Counts = NO_CARDS  # cards played this game, for the deck supply
+    pairs: tuple[tuple[int, int, int], ...] = ()  # (better, worse, count) exchanging this game
     exchanged: frozenset[tuple[int, int]] = frozenset()  # (giver, receiver) done
     out: tuple[int, ...] = ()  # seats out this game, in the order they went out
     leader: int | None = None  # who must lead now; None while an orbit runs
@@ -173,27 +174,22 @@ class State:
             return None
         return self.leader if self.leader is not None else self.pending[0]
 
-    def exchange_pairs(self) -> list[tuple[int, int, int]]:
-        """(better seat, worse seat, count) for the game being played, from game 2."""
-        if not self.rank:
-            return []
-        by_rank = sorted(range(self.seat_count), key=lambda s: self.rank[s])
-        return exchange_pairs(tuple(by_rank))
-
     def exchanges_missing(self) -> list[tuple[int, int, int]]:
         """(giver, receiver, count) still to be logged in this game."""
+        if len(self.exchanged) == 2 * len(self.pairs):
+            return []
         missing = []
-        for better, worse, count in self.exchange_pairs():
+        for better, worse, count in self.pairs:
             for giver, receiver in ((better, worse), (worse, better)):
                 if (giver, receiver) not in self.exchanged:
                     missing.append((giver, receiver, count))
         return missing
 
 
-def exchange_pairs(by_rank: tuple[int, ...]) -> list[tuple[int, int, int]]:
+def exchange_pairs(by_rank: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
     """Who exchanges with whom, and how many cards, for seats listed best first."""
     n = len(by_rank)
-    return [(by_rank[i], by_rank[n - 1 - i], count) for i, count in enumerate(EXCHANGE_COUNTS[n])]
+    return tuple((by_rank[i], by_rank[n - 1 - i], count) for i, count in enumerate(EXCHANGE_COUNTS[n]))
 
 
 class KarrierePoker(Game[State]):
@@ -310,7 +306,7 @@ class KarrierePoker(Game[State]):
             yield Violation("kp.deal.missing", f"{names[giver]} exchanges before the deal.")
             return
         pair = next(
-            (p for p in state.exchange_pairs() if {p[0], p[1]} == {giver, receiver} and giver != receiver),
+            (p for p in state.pairs if {p[0], p[1]} == {giver, receiver} and giver != receiver),
             None,
         )
         if pair is None:
@@ -415,6 +411,7 @@ class KarrierePoker(Game[State]):
             dealt=(None,) * n,
             changes=(NO_CARDS,) * n,
             played=NO_CARDS,
+            pairs=exchange_pairs(order) if state.finished else (),
             exchanged=frozenset(),
             out=(),
             leader=leader,
@@ -437,7 +434,7 @@ class KarrierePoker(Game[State]):
 
     def _exchange(self, state: State, event: Event) -> State:
         giver, receiver = event["seat"], event["to"]
-        better, worse, count = next(p for p in state.exchange_pairs() if giver in p[:2] and receiver in p[:2])
+        better, worse, count = next(p for p in state.pairs if giver in p[:2] and receiver in p[:2])
         if "cards" in event:
             cards: Counts | None = to_counts(event["cards"])
         elif state.dealt[giver] is not None:
@@ -464,25 +461,27 @@ class KarrierePoker(Game[State]):
         seat, cards = event["seat"], event["cards"]
         played = to_counts(cards)
         hand, change = state.hands[seat], state.changes[seat]
+        sizes = replace_at(state.sizes, seat, state.sizes[seat] - len(cards))
+        if state.leader is not None:  # a lead: everyone else still holding cards acts once
+            start = state.order.index(seat)
+            clockwise = state.order[start + 1 :] + state.order[:start]
+            pending, lead_count = tuple(s for s in clockwise if sizes[s] > 0), len(cards)
+        else:
+            pending, lead_count = state.pending[1:], state.lead_count
         state = replace(
             state,
-            sizes=replace_at(state.sizes, seat, state.sizes[seat] - len(cards)),
+            sizes=sizes,
             hands=replace_at(state.hands, seat, None if hand is None else add(hand, played, -1)),
             changes=replace_at(state.changes, seat, None if change is None else add(change, played, -1)),
             played=add(state.played, played),
+            out=(*state.out, seat) if sizes[seat] == 0 else state.out,
+            leader=None,
+            lead_count=lead_count,
+            pending=pending,
             top_value=play_value(cards),
             top_cards=tuple(cards),
             top_seat=seat,
         )
-        if state.sizes[seat] == 0:
-            state = replace(state, out=(*state.out, seat))
-        if state.leader is not None:
-            start = state.order.index(seat)
-            clockwise = state.order[start + 1 :] + state.order[:start]
-            pending = tuple(s for s in clockwise if state.sizes[s] > 0)
-            state = replace(state, leader=None, lead_count=len(cards), pending=pending)
-        else:
-            state = replace(state, pending=state.pending[1:])
         return self._after_turn(state)
 
     def _pass(self, state: State, event: Event) -> State:
@@ -541,7 +540,7 @@ class KarrierePoker(Game[State]):
         names = state.names
         if not state.finished:
             return "There is no exchange in the first game."
-        partner = next((p[1] if p[0] == giver else p[0] for p in state.exchange_pairs() if giver in p[:2]), None)
+        partner = next((p[1] if p[0] == giver else p[0] for p in state.pairs if giver in p[:2]), None)
         if partner is None:
             return f"{names[giver]} ({self._position(state, giver)}) does not exchange in this game."
         return f"{names[giver]} exchanges with {names[partner]}, not with {names[receiver]}."

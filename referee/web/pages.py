@@ -1,9 +1,433 @@
-"""The htmx pages for the phones at the table."""
+"""The htmx pages for the phones at the table.
+
+Every page renders the whole state on the server and works read-only without
+JavaScript; htmx swaps the table after a tap and long-polls for other phones' moves. A
+phone's seat (or host) token lives in an HttpOnly, SameSite cookie whose path is its own
+game, so it never opens another game.
+"""
 
 from __future__ import annotations
 
-from flask import Flask
+import importlib.resources
+import re
+from pathlib import Path
+from typing import Any
+
+import pygal
+import segno
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import Babel, get_locale, gettext
+from flask_htmx import HTMX
+from flask_wtf.csrf import CSRFProtect
+from marshmallow import fields
+from werkzeug.wrappers import Response as BaseResponse
+
+from ..access import AccessDenied, Caller, SPECTATOR, SeatTaken, may_log, normalise_code, visible_event
+from ..games import GAMES, find_game
+from ..record import COMMON_EVENTS, FORMAT, RecordError, parse_header, read_record, write_record
+from ..replay import CORE_RULES, Fold
+from ..store import Conflict, UnknownGame
+from . import limiter, referee
+
+bp = Blueprint("pages", __name__)
+htmx = HTMX()
+csrf = CSRFProtect()
+babel = Babel()
+TOKEN_COOKIE = "referee_token"
+LANGUAGES = ("en", "de")
+TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 
 
 def init_app(app: Flask) -> None:
-    """Register the pages (filled in by the phone UI)."""
+    """Register the pages, CSRF protection (not for the token-authenticated API), htmx, i18n."""
+    from .api import bp as api_bp
+
+    htmx.init_app(app)
+    csrf.init_app(app)
+    csrf.exempt(api_bp)
+    app.config["BABEL_TRANSLATION_DIRECTORIES"] = compile_translations(Path(app.instance_path) / "translations")
+    babel.init_app(app, locale_selector=choose_language)
+    app.register_blueprint(bp)
+    app.jinja_env.globals.update(GAMES=GAMES, card_label=card_label, get_locale=get_locale)
+
+
+def compile_translations(target: Path) -> str:
+    """Compile the shipped .po catalogues into the instance folder (no binaries in the repo)."""
+    for po_path in TRANSLATIONS.glob("*/LC_MESSAGES/messages.po"):
+        mo_path = target / po_path.relative_to(TRANSLATIONS).with_suffix(".mo")
+        if not mo_path.exists() or mo_path.stat().st_mtime < po_path.stat().st_mtime:
+            mo_path.parent.mkdir(parents=True, exist_ok=True)
+            with po_path.open("rb") as source:
+                catalog = read_po(source)
+            with mo_path.open("wb") as out:
+                write_mo(out, catalog)
+    return str(target)
+
+
+def choose_language() -> str:
+    chosen = request.cookies.get("lang")
+    return chosen if chosen in LANGUAGES else request.accept_languages.best_match(LANGUAGES) or "en"
+
+
+def card_label(card: Any) -> str:
+    return "Joker" if card == "J" else str(card).replace("colleague-", "👥 ").replace("boss-", "👔 ")
+
+
+# --- who is at this phone --------------------------------------------------------------------
+
+
+def page_caller(game_id: str) -> Caller:
+    try:
+        return referee().access.caller(game_id, request.cookies.get(TOKEN_COOKIE))
+    except AccessDenied:
+        return SPECTATOR
+
+
+def with_token(response: BaseResponse, game_id: str, token: str) -> BaseResponse:
+    response.set_cookie(
+        TOKEN_COOKIE, token, path=f"/g/{game_id}", httponly=True, samesite="Lax",
+        secure=request.is_secure, max_age=60 * 60 * 24 * 60,
+    )
+    return response
+
+
+def fold_of(game_id: str) -> Fold:
+    try:
+        return referee().tables.fold(game_id)
+    except UnknownGame:
+        abort(404, "There is no such game.")
+
+
+# --- starting and joining --------------------------------------------------------------------
+
+
+@bp.get("/")
+def home() -> str:
+    """Start a game, join one with a code, or open a recent one."""
+    return render_template("home.html", recent=referee().tables.store.games()[:12])
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new_game() -> Any:
+    """The form for a new game: which game, the players in seating order, its options."""
+    game = request.values.get("game", "karriere-poker")
+    if game not in GAMES:
+        abort(404, "There is no such game.")
+    if request.method == "GET":
+        return render_template("new.html", game=find_game(game), names="")
+    names = [line.strip() for line in re.split(r"[\n,]", request.form.get("seats", "")) if line.strip()]
+    header_json = {"format": FORMAT, "game": game, "seats": names, "options": options_from_form(game, request.form)}
+    if request.form.get("title", "").strip():
+        header_json["title"] = request.form["title"].strip()
+    try:
+        header = parse_header(header_json, None)
+    except RecordError as error:
+        flash(str(error), "error")
+        return render_template("new.html", game=find_game(game), names="\n".join(names)), 400
+    game_id = referee().tables.create(header)
+    _, host_token = referee().access.open_table(game_id)
+    return with_token(redirect(url_for("pages.host", game_id=game_id)), game_id, host_token)
+
+
+def options_from_form(game: str, form: Any) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    if form.get("end_kind") and form["end_kind"] != "open":
+        options["end"] = {"kind": form["end_kind"], "count": int(form.get("end_count") or 1)}
+    if form.get("first", "").strip().isdigit() and game != "karriere-poker":
+        options["first"] = int(form["first"])
+    if game == "employee-of-the-month":
+        options["fewest_needs_one"] = form.get("fewest_needs_one") == "on"
+    return options
+
+
+@bp.get("/g/<game_id>/host")
+def host(game_id: str) -> Any:
+    """The host's page: the join code and a QR code for the other phones."""
+    fold = fold_of(game_id)
+    if not page_caller(game_id).is_host:
+        return redirect(url_for("pages.table", game_id=game_id))
+    code = referee().access.join_code(game_id) or ""
+    link = url_for("pages.join_link", code=code, _external=True)
+    qr = segno.make(link, error="m").svg_inline(scale=6, dark="#111", light="#fff")
+    return render_template("host.html", fold=fold, game_id=game_id, code=code, link=link, qr=qr)
+
+
+@bp.get("/j/<code>")
+def join_link(code: str) -> Any:
+    """The link in the QR code: straight to the seat picker."""
+    game_id = referee().access.game_for_code(code)
+    if game_id is None:
+        abort(404, "No game has this code.")
+    return redirect(url_for("pages.seats", game_id=game_id, code=normalise_code(code)))
+
+
+@bp.post("/join")
+@limiter.limit(lambda: current_app.config["JOIN_RATE_LIMIT"], deduct_when=lambda r: r.status_code == 404)
+def join() -> Any:
+    """Join with a typed code."""
+    code = request.form.get("code", "")
+    game_id = referee().access.game_for_code(code)
+    if game_id is None:
+        flash(gettext("No game has the code %(code)s.", code=code), "error")
+        return render_template("home.html", recent=referee().tables.store.games()[:12]), 404
+    return redirect(url_for("pages.seats", game_id=game_id, code=normalise_code(code)))
+
+
+@bp.get("/g/<game_id>/seats")
+def seats(game_id: str) -> str:
+    """Pick your seat (or watch)."""
+    fold = fold_of(game_id)
+    taken = referee().access.claimed_seats(game_id)
+    return render_template("seats.html", fold=fold, game_id=game_id, taken=taken, code=request.args.get("code", ""))
+
+
+@bp.post("/g/<game_id>/seats/<int:seat>")
+@limiter.limit(lambda: current_app.config["JOIN_RATE_LIMIT"], deduct_when=lambda r: r.status_code == 403)
+def claim(game_id: str, seat: int) -> Any:
+    """Take a seat: the phone remembers it in a cookie for this game only."""
+    fold = fold_of(game_id)
+    access = referee().access
+    if not 0 <= seat < len(fold.header.seats):
+        abort(404, "There is no such seat.")
+    if page_caller(game_id).is_host:
+        return with_token(redirect(url_for("pages.table", game_id=game_id)), game_id, access.reissue_seat(game_id, seat))
+    if access.game_for_code(request.form.get("code", "")) != game_id:
+        abort(403, "The join code is wrong.")
+    try:
+        token = access.claim_seat(game_id, seat)
+    except SeatTaken:
+        flash(gettext("That seat is taken; the host can hand it to this phone."), "error")
+        return redirect(url_for("pages.seats", game_id=game_id, code=request.form.get("code", "")))
+    return with_token(redirect(url_for("pages.table", game_id=game_id)), game_id, token)
+
+
+# --- the table -------------------------------------------------------------------------------
+
+
+def table_context(game_id: str, fold: Fold, caller: Caller, error: str | None = None) -> dict[str, Any]:
+    seat = caller.seat if caller.role == "seat" else None
+    acting = seat if seat is not None else request.values.get("as", type=int)
+    events = referee().tables.store.events(game_id)
+    finished = fold.outcome is not None
+    flagged = [
+        {"seq": s, "rule": v.rule, "message": v.message, "mine": caller.is_host or events[s - 1].get("seat") == seat or events[s - 1].get("by") == seat}
+        for s, v in fold.violations
+        if s not in fold.voided
+    ]
+    return {
+        "game_id": game_id,
+        "fold": fold,
+        "game": fold.game,
+        "caller": caller,
+        "seat": seat,
+        "acting": acting,
+        "view": fold.view(seat),
+        "acting_view": fold.view(acting) if caller.is_host and acting is not None else None,
+        "flags": flagged[-5:],
+        "recent": [visible_event(fold.game, e, caller, finished) for e in events[-6:]][::-1],
+        "finished": finished,
+        "error": error,
+    }
+
+
+@bp.get("/g/<game_id>")
+def table(game_id: str) -> str:
+    """The table: the cards in play, whose turn it is, flags, and the moves legal now."""
+    fold = fold_of(game_id)
+    return render_template("table.html", **table_context(game_id, fold, page_caller(game_id)))
+
+
+@bp.get("/g/<game_id>/live")
+def live(game_id: str) -> str:
+    """Long-poll: answers with the table as soon as another phone logs, or after a while."""
+    fold_of(game_id)
+    after = request.args.get("after", 0, type=int)
+    referee().tables.wait(game_id, after, current_app.config["LONG_POLL_SECONDS"])
+    fold = fold_of(game_id)
+    return render_template("table_panel.html", **table_context(game_id, fold, page_caller(game_id)))
+
+
+@bp.post("/g/<game_id>/log")
+def log(game_id: str) -> Any:
+    """Log one move from the phone; an illegal move is stored and shown flagged."""
+    return log_from(game_id, request.form)
+
+
+@bp.post("/g/<game_id>/void/<int:seq>")
+def void(game_id: str, seq: int) -> Any:
+    """Withdraw a flagged move with one tap (its author or the host)."""
+    form = request.form.copy()
+    form["type"], form["target"] = "void", str(seq)
+    form["reason"] = request.form.get("reason") or gettext("voided at the table")
+    return log_from(game_id, form)
+
+
+def log_from(game_id: str, form: Any) -> Any:
+    fold = fold_of(game_id)
+    caller = page_caller(game_id)
+    body = event_from_form(fold, form, caller)
+    target = None
+    if body.get("type") == "void" and isinstance(body.get("target"), int):
+        target = next(iter(referee().tables.store.events(game_id, after=body["target"] - 1)[:1]), None)
+    refusal = may_log(caller, body, target)
+    error = None
+    if refusal:
+        error = refusal
+    else:
+        try:
+            appended = referee().tables.append(game_id, body, key=form.get("key") or None)
+            fold = appended.fold
+        except (RecordError, Conflict) as problem:
+            error = str(problem)
+    if htmx:
+        return render_template("table_panel.html", **table_context(game_id, fold, caller, error))
+    if error:
+        flash(error, "error")
+    return redirect(url_for("pages.table", game_id=game_id, **({"as": form["as"]} if form.get("as") else {})))
+
+
+def event_from_form(fold: Fold, form: Any, caller: Caller) -> dict[str, Any]:
+    """An event body from a form: fields converted by the game's own schema types."""
+    kind = form.get("type", "")
+    declared = COMMON_EVENTS.get(kind) or fold.game.events.get(kind, {})
+    body: dict[str, Any] = {"type": kind}
+    for name, field in declared.items():
+        raw = form.get(name, "").strip()
+        if name == "seat":
+            body["seat"] = caller.seat if caller.role == "seat" else form.get("seat", type=int)
+        elif name == "cards" and form.get("pick"):
+            pick, count, jokers = form["pick"], form.get("count", 1, type=int), form.get("jokers", 0, type=int)
+            body["cards"] = ["J"] * count if pick == "J" else [int(pick)] * count + ["J"] * jokers
+        elif isinstance(field, fields.List):
+            values = form.getlist(name) if len(form.getlist(name)) > 1 else raw.replace(",", " ").split()
+            if values or name in ("helpers",):
+                body[name] = [parse_value(v) for v in values]
+        elif raw:
+            body[name] = parse_value(raw) if isinstance(field, fields.Integer) else raw
+    if caller.role != "spectator":
+        body["by"] = "host" if caller.is_host else caller.seat
+    return body
+
+
+def parse_value(text: str) -> Any:
+    text = str(text).strip()
+    if re.fullmatch(r"-?\d+", text):
+        return int(text)
+    return "J" if text.lower() in ("j", "joker") else text
+
+
+# --- history, results, records ---------------------------------------------------------------
+
+
+@bp.get("/g/<game_id>/history")
+def history(game_id: str) -> str:
+    """Every event with its flag or void; tap one to see the table as it was then."""
+    fold = fold_of(game_id)
+    caller = page_caller(game_id)
+    finished = fold.outcome is not None
+    at = request.args.get("at", type=int)
+    then = referee().tables.fold_at(game_id, at) if at is not None else None
+    seat = caller.seat if caller.role == "seat" else None
+    events = [
+        {**visible_event(fold.game, e, caller, finished), "violation": fold.violation_at(e["seq"]), "voided": e["seq"] in fold.voided}
+        for e in referee().tables.store.events(game_id)
+    ]
+    first = next((e["seq"] for e in events if e["violation"] is not None), None)
+    return render_template(
+        "history.html", fold=fold, game_id=game_id, events=events, at=at, first_violation=first,
+        then_view=None if then is None else then.view(seat), then=then, game=fold.game, caller=caller,
+    )
+
+
+@bp.get("/g/<game_id>/result")
+def result(game_id: str) -> str:
+    """The game's scoring table: majority table, round sheet with chart, positions per game."""
+    fold = fold_of(game_id)
+    caller = page_caller(game_id)
+    finished = fold.outcome is not None
+    hidden = fold.game.result_is_private and not finished and not caller.is_host
+    outcome = fold.result()
+    chart = None if hidden else running_totals_chart(fold.header.game, outcome.detail)
+    return render_template("result.html", fold=fold, game_id=game_id, result=outcome, hidden=hidden, chart=chart, caller=caller)
+
+
+def running_totals_chart(game: str, detail: dict[str, Any]) -> str | None:
+    """FTW?! running totals per round, as inline SVG (pygal)."""
+    rounds = detail.get("rounds") if game == "ftw" else None
+    if not rounds:
+        return None
+    chart = pygal.Line(js=[], width=360, height=260, show_legend=True, legend_at_bottom=True, style=pygal.style.LightStyle)
+    chart.x_labels = [str(r["round"]) for r in rounds]
+    for name in rounds[0]["scores"]:
+        running, total = [], 0
+        for row in rounds:
+            total += row["scores"][name]
+            running.append(total)
+        chart.add(name, running)
+    svg: str = chart.render(is_unicode=True, disable_xml_declaration=True)
+    return svg
+
+
+@bp.get("/g/<game_id>/record")
+def record(game_id: str) -> Response:
+    """Download the table record; hands stay with the host until the game is over."""
+    fold = fold_of(game_id)
+    if fold.outcome is None and fold.game.private_events and not page_caller(game_id).is_host:
+        abort(403, "Until the game is over only the host can download the record.")
+    text = write_record(fold.header, referee().tables.store.events(game_id))
+    return Response(text, mimetype="application/jsonl", headers={"Content-Disposition": f'attachment; filename="{fold.header.game}-{game_id}.jsonl"'})
+
+
+@bp.route("/import", methods=["GET", "POST"])
+def import_record() -> Any:
+    """Import a record file and replay it here."""
+    if request.method == "GET":
+        return render_template("import.html")
+    upload = request.files.get("record")
+    text = upload.read().decode("utf-8", errors="replace") if upload else request.form.get("text", "")
+    try:
+        game_id = referee().tables.import_record(read_record(text))
+    except RecordError as error:
+        flash(str(error), "error")
+        return render_template("import.html"), 400
+    _, host_token = referee().access.open_table(game_id)
+    return with_token(redirect(url_for("pages.history", game_id=game_id)), game_id, host_token)
+
+
+@bp.get("/rules/<game>")
+def rules(game: str) -> str:
+    """The rule ids of a game and when each is broken."""
+    if game not in GAMES:
+        abort(404, "There is no such game.")
+    return render_template("rules.html", game=GAMES[game], core=CORE_RULES)
+
+
+@bp.get("/lang/<code>")
+def language(code: str) -> BaseResponse:
+    """Switch the language (German or English)."""
+    response = redirect(request.referrer or url_for("pages.home"))
+    if code in LANGUAGES:
+        response.set_cookie("lang", code, samesite="Lax", httponly=True, max_age=60 * 60 * 24 * 365)
+    return response
+
+
+@bp.get("/static/htmx.min.js")
+def htmx_script() -> Response:
+    """htmx from the django-js-lib-htmx wheel's data files (never copied into this repo)."""
+    script = importlib.resources.files("js_lib_htmx").joinpath("static/htmx/htmx.min.js").read_bytes()
+    response = Response(script, mimetype="text/javascript")
+    response.cache_control.max_age = 86400
+    return response

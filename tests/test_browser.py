@@ -1,0 +1,178 @@
+"""Real phones, simulated: Playwright drives Debian's Chromium at 360×640 against the real
+server (waitress, a real SQLite file). Screenshots land in test-artifacts/."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+
+pytestmark = pytest.mark.browser
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+PHONE = {"width": 360, "height": 640}
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("browser")
+    port = free_port()
+    command = [sys.executable, "-c", "from referee.cli import main; main()", "serve", "--port", str(port), "--threads", "24",
+               "--db", str(folder / "browser.sqlite3")]
+    process = subprocess.Popen(command, cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            time.sleep(0.1)
+    else:
+        process.kill()
+        raise RuntimeError(f"server did not start: {process.stderr.read() if process.stderr else ''}")
+    yield f"http://127.0.0.1:{port}"
+    process.kill()
+    process.wait()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    assert Path(CHROMIUM).exists(), "the browser tests need Debian's chromium: apt-get install -y chromium"
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync", "--no-first-run"],
+        )
+        yield chromium
+        chromium.close()
+
+
+def phone(browser: Browser) -> BrowserContext:
+    return browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, locale="en-GB")
+
+
+def shot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def assert_phone_friendly(page: Page) -> None:
+    """No horizontal scroll at 360 px; every visible button at least 44 px tall."""
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    heights = page.eval_on_selector_all(
+        "button:not([disabled]), a.button", "els => els.filter(e => e.offsetParent).map(e => e.getBoundingClientRect().height)"
+    )
+    assert heights and min(heights) >= 44, heights
+
+
+def test_four_phones_play_a_karriere_poker_round_with_a_flag_voided_and_relogged(server: str, browser: Browser) -> None:
+    host = phone(browser).new_page()
+    host.goto(server)
+    assert_phone_friendly(host)
+    host.get_by_role("link", name="New: Karriere Poker").click()
+    host.fill("#seats", "Anna\nBen\nCem\nDora")
+    host.get_by_role("button", name="Start the game").click()
+    code = host.locator(".code").inner_text().strip()
+    assert len(code) == 6
+    shot(host, "kp-host-code")
+
+    phones: dict[str, Page] = {}
+    for name in ("Anna", "Ben", "Cem", "Dora"):
+        page = phone(browser).new_page()
+        page.goto(server)
+        page.fill("input[name=code]", code.lower())
+        page.get_by_role("button", name="Join").click()
+        page.get_by_role("button", name=name).click()
+        expect(page.locator("#table")).to_contain_text(f"You are {name}")
+        phones[name] = page
+
+    host.get_by_role("link", name="To the table").click()
+    host.select_option("#dealer", label="Dora")
+    host.get_by_role("button", name="Cards are dealt").click()
+    for name, page in phones.items():
+        expect(page.locator("#table")).to_contain_text("Your turn" if name == "Anna" else "Anna's turn", timeout=2000)
+    assert_phone_friendly(phones["Anna"])
+
+    # Anna leads three 7s; Ben answers with two 9s: kp.raise.count, on every phone within 2 s.
+    anna = phones["Anna"]
+    anna.select_option("#count", "3")
+    anna.locator("button[name=pick][value='7']").click()
+    ben = phones["Ben"]
+    expect(ben.locator("#table")).to_contain_text("Your turn", timeout=2000)
+    ben.select_option("#count", "2")
+    ben.locator("button[name=pick][value='9']").click()
+    for name, page in phones.items():
+        flag = page.locator(".flag[data-rule='kp.raise.count']")
+        expect(flag).to_be_visible(timeout=2000)
+        expect(flag).to_contain_text("Ben played two 9s, but the lead was three cards.")
+        shot(page, f"kp-flag-{name}")
+    expect(host.locator(".flag[data-rule='kp.raise.count']")).to_be_visible(timeout=2000)
+    expect(host.locator(".flag a[href$='#kp.raise.count']")).to_be_visible()
+
+    # Ben voids it with one tap and logs three 9s; Cem and Dora pass.
+    ben.get_by_role("button", name="Void this move").click()
+    for page in phones.values():
+        expect(page.locator(".flag")).to_have_count(0, timeout=2000)
+    ben.select_option("#count", "3")
+    ben.locator("button[name=pick][value='9']").click()
+    for name in ("Cem", "Dora"):
+        expect(phones[name].locator("#table")).to_contain_text("Your turn", timeout=2000)
+        phones[name].get_by_role("button", name="Pass").click()
+    for page in phones.values():
+        expect(page.locator("#table")).to_contain_text("Ben's turn" if page is not ben else "Your turn", timeout=2000)
+    shot(ben, "kp-round-won-by-ben")
+
+    history = phones["Cem"]
+    history.get_by_role("link", name="History").click()
+    expect(history.locator("li#e3 .voided")).to_be_visible()
+    expect(history.locator("li#e3 .flag")).to_contain_text("kp.raise.count")
+    history.get_by_role("link", name="Jump to the first violation").click()
+    expect(history.locator("#then")).to_contain_text("The table after event 3")
+    shot(history, "kp-history")
+
+
+def test_a_short_ftw_game_is_played_to_its_result_table(server: str, browser: Browser) -> None:
+    host = phone(browser).new_page()
+    host.goto(f"{server}/new?game=ftw")
+    host.fill("#seats", "Anna\nBen")
+    host.get_by_role("button", name="Start the game").click()
+    host.get_by_role("link", name="To the table").click()
+    for round_number, starter in ((1, 0), (2, 1)):  # 21 moves and 2 reveals a round
+        # the starter lays 1, 3, 5, …, the other 2, 4, 6, … until the starter holds one card
+        for card in range(1, 22):
+            section = host.locator("#table")
+            seq = int(section.get_attribute("data-seq") or 0)
+            host.fill("#high-card", str(card))
+            host.get_by_role("button", name="Lay").click()
+            expect(host.locator(f"#table[data-seq='{seq + 1}']")).to_be_attached(timeout=3000)
+        expect(host.locator("#table")).to_contain_text("Reveal the hands")
+        last, other = (starter, 1 - starter)
+        host.fill(f"#reveal-{last}", "33")
+        host.locator(f"#reveal-{last} + button").click()
+        expect(host.locator(f"#reveal-{other}")).to_be_visible(timeout=3000)
+        host.fill(f"#reveal-{other}", "30 25")
+        host.locator(f"#reveal-{other} + button").click()
+        expect(host.locator(f"#table[data-seq='{23 * round_number}']")).to_be_attached(timeout=3000)
+    expect(host.locator("#table")).to_contain_text("Game over")
+    host.get_by_role("link", name="Scores").click()
+    sheet = host.locator("#round-sheet")
+    expect(sheet).to_be_visible()
+    # each round: the starter's 33 scores 33; the other's 30 - 25 = 5. Totals 38 each: a tie.
+    expect(sheet.locator("tr").nth(3)).to_contain_text("38")
+    expect(host.locator("ol li").first).to_contain_text("Anna (38), Ben (38)")
+    assert host.locator("figure svg").count() == 1
+    assert_phone_friendly(host)
+    shot(host, "ftw-result")

@@ -1,0 +1,183 @@
+"""The pages through the real Flask app: escaping, CSRF, the seat cookie, language, results."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import EVENTS_DIR
+from flask import Flask
+from flask.testing import FlaskClient
+
+from kp_helpers import finish_game
+
+from referee.record import Header
+from referee.replay import replay
+from referee.web import create_app
+
+EVIL = "<script>alert(1)</script>"
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Flask:
+    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "pages.sqlite3"), "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False})
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+def new_game(client: FlaskClient, game: str, seats: list[str], **form: str) -> str:
+    answer = client.post("/new", data={"game": game, "seats": "\n".join(seats), **form})
+    assert answer.status_code == 302, answer.data[:500]
+    return answer.headers["Location"].split("/")[2]
+
+
+def log(client: FlaskClient, game_id: str, **form: Any) -> Any:
+    return client.post(f"/g/{game_id}/log", data={k: str(v) for k, v in form.items()}, headers={"HX-Request": "true"})
+
+
+def page_paths(game_id: str) -> list[str]:
+    return ["/", f"/g/{game_id}", f"/g/{game_id}/host", f"/g/{game_id}/seats", f"/g/{game_id}/history",
+            f"/g/{game_id}/history?at=1", f"/g/{game_id}/result", f"/g/{game_id}/live?after=99"]
+
+
+def test_names_notes_and_reasons_are_escaped_on_every_page(client: FlaskClient, app: Flask) -> None:
+    app.config["LONG_POLL_SECONDS"] = 0
+    game_id = new_game(client, "karriere-poker", [EVIL, "Ben", "Cem", "Dora"], title=EVIL)
+    log(client, game_id, type="deal", dealer=3)
+    log(client, game_id, type="note", text=EVIL)
+    log(client, game_id, type="pass", seat=0)  # flagged: names the player in the message
+    client.post(f"/g/{game_id}/void/3", data={"reason": EVIL})
+    for path in page_paths(game_id):
+        body = client.get(path).get_data(as_text=True)
+        assert EVIL not in body, path
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in client.get(f"/g/{game_id}/history").get_data(as_text=True)
+
+
+def test_forms_without_a_csrf_token_are_refused(tmp_path: Path) -> None:
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "csrf.sqlite3"), "SECRET_KEY": "test"})
+    client = app.test_client()
+    assert client.post("/new", data={"game": "ftw", "seats": "A\nB"}).status_code == 400
+    page = client.get("/new?game=ftw").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)  # type: ignore[union-attr]
+    assert client.post("/new", data={"game": "ftw", "seats": "A\nB", "csrf_token": token}).status_code == 302
+    # the JSON API authenticates with bearer tokens and needs no CSRF token
+    assert client.post("/api/games", json={"game": "ftw", "seats": ["A", "B"]}).status_code == 201
+
+
+def test_the_seat_cookie_is_httponly_samesite_and_opens_only_its_own_game(client: FlaskClient) -> None:
+    first = new_game(client, "ftw", ["Anna", "Ben"])
+    second = client.post("/api/games", json={"game": "ftw", "seats": ["Cem", "Dora"]}).json["id"]
+    code = client.get(f"/g/{first}/host").get_data(as_text=True)
+    join_code = re.search(r'class="code"[^>]*>(\w+)<', code).group(1)  # type: ignore[union-attr]
+    phone = client.application.test_client()
+    claimed = phone.post(f"/g/{first}/seats/1", data={"code": join_code})
+    cookie = claimed.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and f"Path=/g/{first}" in cookie
+    assert "You are <strong>Ben</strong>" in phone.get(f"/g/{first}").get_data(as_text=True)
+    token = re.search(r"referee_token=([^;]+)", cookie).group(1)  # type: ignore[union-attr]
+    phone.set_cookie("referee_token", token, path=f"/g/{second}")
+    assert "You are watching" in phone.get(f"/g/{second}").get_data(as_text=True)
+
+
+def test_a_wrong_join_code_does_not_give_a_seat(client: FlaskClient) -> None:
+    game_id = new_game(client, "ftw", ["Anna", "Ben"])
+    phone = client.application.test_client()
+    assert phone.post(f"/g/{game_id}/seats/0", data={"code": "AAAAAA"}).status_code == 403
+    assert phone.post("/join", data={"code": "AAAAAA"}).status_code == 404
+
+
+def test_pages_work_read_only_without_javascript(client: FlaskClient) -> None:
+    game_id = new_game(client, "karriere-poker", ["Anna", "Ben", "Cem", "Dora"])
+    assert client.post(f"/g/{game_id}/log", data={"type": "deal", "dealer": "3"}).status_code == 302  # plain form post
+    client.post(f"/g/{game_id}/log", data={"type": "play", "seat": "0", "pick": "7", "count": "3", "jokers": "0"})
+    spectator = client.application.test_client()
+    page = spectator.get(f"/g/{game_id}").get_data(as_text=True)
+    assert "Ben's turn" in page and page.count('class="card top"') == 3
+    assert "<form" not in page.split("<h2>Latest</h2>")[0].split('class="panel"')[1]  # no actions for a spectator
+
+
+def test_a_flag_shows_with_its_rule_and_can_be_voided_by_its_author(client: FlaskClient) -> None:
+    game_id = new_game(client, "karriere-poker", ["Anna", "Ben", "Cem", "Dora"])
+    log(client, game_id, type="deal", dealer=3)
+    log(client, game_id, type="play", seat=0, pick=7, count=3, jokers=0)
+    flagged = log(client, game_id, type="play", seat=1, pick=9, count=2, jokers=0).get_data(as_text=True)
+    assert "Ben played two 9s, but the lead was three cards." in flagged
+    assert 'href="/rules/karriere-poker#kp.raise.count"' in flagged
+    voided = client.post(f"/g/{game_id}/void/3", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "data-rule=" not in voided
+    assert 'id="kp.raise.count"' in client.get("/rules/karriere-poker").get_data(as_text=True)
+
+
+def test_history_jumps_to_the_first_violation_and_shows_the_table_then(client: FlaskClient) -> None:
+    game_id = new_game(client, "karriere-poker", ["Anna", "Ben", "Cem", "Dora"])
+    log(client, game_id, type="deal", dealer=3)
+    log(client, game_id, type="play", seat=0, pick=7, count=3, jokers=0)
+    log(client, game_id, type="pass", seat=2)
+    page = client.get(f"/g/{game_id}/history").get_data(as_text=True)
+    assert f"/g/{game_id}/history?at=3#e3" in page
+    then = client.get(f"/g/{game_id}/history?at=2").get_data(as_text=True)
+    assert "The table after event 2" in then and then.count('class="card top"') == 3
+
+
+def test_german_from_the_browser_and_a_switch(client: FlaskClient) -> None:
+    assert "Einem Spiel beitreten" in client.get("/", headers={"Accept-Language": "de-DE,de;q=0.9"}).get_data(as_text=True)
+    client.get("/lang/en")
+    assert "Join a game" in client.get("/", headers={"Accept-Language": "de-DE"}).get_data(as_text=True)
+    client.get("/lang/de")
+    body = client.get("/new?game=karriere-poker").get_data(as_text=True)
+    assert "Tellerwäscher" in body and "Neues Spiel" in body
+
+
+@pytest.mark.parametrize(
+    ("record", "marks"),
+    [
+        ("employee-of-the-month-3-players.jsonl", ['id="majority"', "Majority table"]),
+        ("ftw-3-players.jsonl", ['id="round-sheet"', "<svg", "Running totals"]),
+        ("karriere-poker-4-players.jsonl", ['id="positions"', "Winner", "Boss and Tellerwäscher games"]),
+    ],
+)
+def test_imported_records_show_their_scoring_table(client: FlaskClient, record: str, marks: list[str]) -> None:
+    text = (EVENTS_DIR / record).read_text(encoding="utf-8")
+    imported = client.post("/import", data={"text": text})
+    assert imported.status_code == 302
+    game_id = imported.headers["Location"].split("/")[2]
+    page = client.get(f"/g/{game_id}/result").get_data(as_text=True)
+    for mark in marks:
+        assert mark in page
+    assert client.get(f"/g/{game_id}/record").get_data(as_text=True) == text
+
+
+def test_the_next_exchange_table_between_games(client: FlaskClient) -> None:
+    game_id = new_game(client, "karriere-poker", ["Anna", "Ben", "Cem", "Dora"])
+    header = Header("karriere-poker", ("Anna", "Ben", "Cem", "Dora"))
+    log(client, game_id, type="deal", dealer=3)
+    state = replay(header, [{"seq": 1, "type": "deal", "dealer": 3}]).state
+    for body in finish_game(state, [1, 0, 3, 2]):
+        client.post(f"/api/games/{game_id}/events", data=json.dumps(body), content_type="application/json",
+                    headers={"Authorization": "Bearer " + host_token(client, game_id)})
+    page = client.get(f"/g/{game_id}/result").get_data(as_text=True)
+    assert "Ben (Boss) gives Cem (Tellerwäscher) the 2 lowest cards; Cem gives back the 2 highest." in page
+
+
+def host_token(client: FlaskClient, game_id: str) -> str:
+    cookie = client.get_cookie("referee_token", path=f"/g/{game_id}")
+    assert cookie is not None
+    return cookie.value
+
+
+def test_an_import_that_is_not_a_record_names_the_line(client: FlaskClient) -> None:
+    page = client.post("/import", data={"text": '{"format": "table-record/1"}\n'})
+    assert page.status_code == 400 and "line 1:" in page.get_data(as_text=True)
+
+
+def test_the_host_page_has_the_code_and_an_svg_qr_code(client: FlaskClient) -> None:
+    game_id = new_game(client, "ftw", ["Anna", "Ben"])
+    page = client.get(f"/g/{game_id}/host").get_data(as_text=True)
+    assert re.search(r'class="code"[^>]*>[A-Z2-9]{6}<', page) and "<svg" in page
+    assert client.application.test_client().get(f"/g/{game_id}/host").status_code == 302  # not the host: to the table

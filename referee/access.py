@@ -61,6 +61,7 @@ def normalise_code(code: str) -> str:
 class Access:
     def __init__(self, store: Store) -> None:
         self.store = store
+        self._callers: dict[str, tuple[str, Caller]] = {}  # token hash -> (game, caller)
         db = store.db
         with store.lock:
             db["join_codes"].create({"code": str, "game": str}, pk="code", not_null={"game"}, if_not_exists=True)
@@ -111,6 +112,7 @@ class Access:
         """The host hands a seat to a new phone: earlier tokens of that seat stop working."""
         with self.store.lock:
             self.store.db.execute("DELETE FROM tokens WHERE game = ? AND role = 'seat' AND seat = ?", [game_id, seat])
+            self._callers = {h: known for h, known in self._callers.items() if known != (game_id, Caller("seat", seat))}
             return self._new_token(game_id, "seat", seat)
 
     def caller(self, game_id: str, token: str | None) -> Caller:
@@ -118,13 +120,16 @@ class Access:
         if not token:
             return SPECTATOR
         expected = token_hash(token)
-        with self.store.lock:
-            row = self.store.db.execute("SELECT hash, game, role, seat FROM tokens WHERE hash = ?", [expected]).fetchone()
-        if row is None or not hmac.compare_digest(row[0], expected):
-            raise AccessDenied("this token is not valid")
-        if row[1] != game_id:
+        known = self._callers.get(expected)
+        if known is None:
+            with self.store.lock:
+                row = self.store.db.execute("SELECT hash, game, role, seat FROM tokens WHERE hash = ?", [expected]).fetchone()
+            if row is None or not hmac.compare_digest(row[0], expected):
+                raise AccessDenied("this token is not valid")
+            known = self._callers[expected] = (row[1], Caller(row[2], row[3]))
+        if known[0] != game_id:
             raise AccessDenied("this token belongs to another game")
-        return Caller(row[2], row[3])
+        return known[1]
 
     def _new_token(self, game_id: str, role: str, seat: int | None) -> str:
         token = secrets.token_urlsafe(24)

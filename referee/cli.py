@@ -200,3 +200,15 @@ def qr_for_terminal(text: str) -> str:
     out = io.StringIO()
     segno.make(text, error="m").terminal(out=out, compact=True)
     return out.getvalue()
+
+
+@main.command()
+@db_option
+def demo(db_path: str) -> None:
+    """Store the sample records (one per game and table size) as games to look at."""
+    from .web import resource_dir
+
+    tables = Tables(Store(db_path))
+    for path in sorted(resource_dir("events").glob("*.jsonl")):
+        game_id = tables.import_record(read_record(path.read_text(encoding="utf-8")))
+        click.echo(f"{game_id}  {path.name}")

@@ -189,15 +189,14 @@ class Store:
     def _append_in_transaction(
         self, game_id: str, header: Header, body: Mapping[str, Any], expected_seq: int | None, key: str | None
     ) -> Stored:
-        if key is not None:
-            row = self.db.execute(
-                "SELECT body FROM events WHERE game = ? AND idempotency_key = ?", [game_id, key]
-            ).fetchone()
-            if row is not None:
-                return Stored(game_id, json.loads(row[0]), new=False)
+        # One statement: the last event, and the one stored earlier under this key if any.
         last = self.db.execute(
-            "SELECT seq, hash FROM events WHERE game = ? ORDER BY seq DESC LIMIT 1", [game_id]
+            "SELECT seq, hash, (SELECT body FROM events WHERE game = ?1 AND idempotency_key = ?2) "
+            "FROM events WHERE game = ?1 ORDER BY seq DESC LIMIT 1",
+            [game_id, key],
         ).fetchone()
+        if last is not None and last[2] is not None:
+            return Stored(game_id, json.loads(last[2]), new=False)
         last_seq, previous = (last[0], last[1]) if last else (0, self._root_hash(game_id))
         if expected_seq is not None and expected_seq != last_seq:
             raise Conflict(last_seq)

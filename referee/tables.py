@@ -58,7 +58,8 @@ class Tables:
     ) -> Appended:
         """Store one event and judge it; see Store.append for what is refused."""
         with self.store.lock:
-            before = self.fold(game_id)
+            # The cached fold is checked after the insert: the new seq must follow it.
+            before = self._folds.get(game_id) or self.fold(game_id)
             stored = self.store.append(game_id, body, expected_seq, key)
             if not stored.new:
                 fold = self.fold(game_id)

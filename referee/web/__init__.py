@@ -8,22 +8,41 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, current_app
-from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
+from flask import Flask, abort, current_app, request
+from limits import parse
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
 
 from ..access import Access
 from ..store import Store
 from ..tables import Tables
 
 TOP = Path(__file__).resolve().parent.parent
-limiter = Limiter(key_func=get_remote_address, storage_uri="memory://", default_limits=[])
 
 
 def resource_dir(name: str) -> Path:
     """`templates/` or `events/`: top level in a checkout, inside the package when installed."""
-    checkout = TOP.parent / name
-    return checkout if checkout.is_dir() else TOP / name
+    in_checkout = (TOP.parent / "pyproject.toml").is_file()
+    return TOP.parent / name if in_checkout else TOP / name
+
+
+class GuessLimit:
+    """Join-code guessing: failed attempts per client address (the `limits` library).
+
+    Checked only where codes are tried, not as app-wide middleware, which cost a fifth
+    of the append throughput (bench/bench_server.py).
+    """
+
+    def __init__(self, rule: str) -> None:
+        self.rule = parse(rule)
+        self.window = MovingWindowRateLimiter(MemoryStorage())
+
+    def check(self) -> None:
+        if not self.window.test(self.rule, request.remote_addr or "-"):
+            abort(429, "too many wrong codes; wait a minute")
+
+    def failed(self) -> None:
+        self.window.hit(self.rule, request.remote_addr or "-")
 
 
 @dataclass
@@ -32,6 +51,7 @@ class Referee:
 
     tables: Tables
     access: Access
+    guesses: GuessLimit
 
 
 def referee() -> Referee:
@@ -66,8 +86,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path) / "secret_key")
 
     store = Store(app.config["DATABASE"])
-    app.extensions["referee"] = Referee(Tables(store), Access(store))
-    limiter.init_app(app)
+    app.extensions["referee"] = Referee(Tables(store), Access(store), GuessLimit(app.config["JOIN_RATE_LIMIT"]))
 
     from . import api, pages
 

@@ -15,7 +15,7 @@ from ..access import AccessDenied, Caller, SeatTaken, may_log, visible_event
 from ..record import FORMAT, Header, RecordError, parse_header, read_record, write_record
 from ..replay import Fold, report
 from ..store import Conflict, UnknownGame
-from . import limiter, referee
+from . import referee
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -60,10 +60,13 @@ Problem = Schema.from_dict(
 )
 
 
+SCHEMAS = {schema.__name__: schema() for schema in (CreateGame, AppendEvent, Code, ClaimSeat)}
+
+
 # --- helpers at the edge -------------------------------------------------------------------
 
 
-def json_body(schema: type[Schema]) -> dict[str, Any]:
+def json_body(schema: Schema) -> dict[str, Any]:
     """The request's JSON object loaded by `schema`: 415, 400 with field errors otherwise."""
     if not request.is_json:
         abort(415, "send JSON with Content-Type: application/json")
@@ -71,7 +74,7 @@ def json_body(schema: type[Schema]) -> dict[str, Any]:
     if not isinstance(data, dict):
         abort(400, "the body must be a JSON object")
     try:
-        loaded: dict[str, Any] = schema().load(data)
+        loaded: dict[str, Any] = schema.load(data)
         return loaded
     except ValidationError as error:
         raise BadFields(error.messages) from None
@@ -145,7 +148,7 @@ def created(game_id: str) -> tuple[Response, int]:
 @bp.post("/games")
 def create_game() -> tuple[Response, int]:
     """Start a game: returns its id, the join code and the host token."""
-    body = json_body(CreateGame)
+    body = json_body(SCHEMAS['CreateGame'])
     try:
         header = parse_header({"format": FORMAT, "options": {}, **body}, None)
     except RecordError as error:
@@ -165,12 +168,13 @@ def import_game() -> tuple[Response, int]:
 
 
 @bp.post("/join")
-@limiter.limit(lambda: current_app.config["JOIN_RATE_LIMIT"], deduct_when=lambda r: r.status_code == 404)
 def join() -> Response:
     """Find a game by its join code; lists the seats and which are taken."""
-    code = json_body(Code)["code"]
+    referee().guesses.check()
+    code = json_body(SCHEMAS['Code'])["code"]
     game_id = referee().access.game_for_code(code)
     if game_id is None:
+        referee().guesses.failed()
         abort(404, "no game has this code")
     return jsonify(id=game_id, seats=seat_list(game_id))
 
@@ -182,18 +186,19 @@ def seat_list(game_id: str) -> list[dict[str, Any]]:
 
 
 @bp.post("/games/<game_id>/seats/<int:seat>")
-@limiter.limit(lambda: current_app.config["JOIN_RATE_LIMIT"], deduct_when=lambda r: r.status_code == 403)
 def claim_seat(game_id: str, seat: int) -> tuple[Response, int]:
     """Claim a seat with the join code (a seat token); the host hands a seat to a new phone."""
     header = known_game(game_id)
     caller = caller_at(game_id)
-    body = json_body(ClaimSeat)
+    body = json_body(SCHEMAS['ClaimSeat'])
     if not 0 <= seat < len(header.seats):
         abort(404, f"there is no seat {seat}")
     access = referee().access
     if caller.is_host:
         return jsonify(seat=seat, name=header.seats[seat], token=access.reissue_seat(game_id, seat)), 201
+    referee().guesses.check()
     if access.game_for_code(body.get("code", "")) != game_id:
+        referee().guesses.failed()
         abort(403, "the join code is wrong")
     try:
         token = access.claim_seat(game_id, seat)
@@ -213,7 +218,7 @@ def game_state(game_id: str) -> Response:
 def append_event(game_id: str) -> tuple[Response, int]:
     """Log one event; illegal moves are stored and answered with their violation."""
     caller = caller_at(game_id)
-    body = json_body(AppendEvent)
+    body = json_body(SCHEMAS['AppendEvent'])
     expected_seq = body.pop("expected_seq", None)
     tables = referee().tables
     if "by" not in body and caller.role != "spectator":

@@ -40,7 +40,7 @@ from ..games import GAMES, find_game
 from ..record import COMMON_EVENTS, FORMAT, RecordError, parse_header, read_record, write_record
 from ..replay import CORE_RULES, Fold
 from ..store import Conflict, UnknownGame
-from . import limiter, referee
+from . import referee
 
 bp = Blueprint("pages", __name__)
 htmx = HTMX()
@@ -175,12 +175,13 @@ def join_link(code: str) -> Any:
 
 
 @bp.post("/join")
-@limiter.limit(lambda: current_app.config["JOIN_RATE_LIMIT"], deduct_when=lambda r: r.status_code == 404)
 def join() -> Any:
     """Join with a typed code."""
+    referee().guesses.check()
     code = request.form.get("code", "")
     game_id = referee().access.game_for_code(code)
     if game_id is None:
+        referee().guesses.failed()
         flash(gettext("No game has the code %(code)s.", code=code), "error")
         return render_template("home.html", recent=referee().tables.store.games()[:12]), 404
     return redirect(url_for("pages.seats", game_id=game_id, code=normalise_code(code)))
@@ -195,7 +196,6 @@ def seats(game_id: str) -> str:
 
 
 @bp.post("/g/<game_id>/seats/<int:seat>")
-@limiter.limit(lambda: current_app.config["JOIN_RATE_LIMIT"], deduct_when=lambda r: r.status_code == 403)
 def claim(game_id: str, seat: int) -> Any:
     """Take a seat: the phone remembers it in a cookie for this game only."""
     fold = fold_of(game_id)
@@ -204,7 +204,9 @@ def claim(game_id: str, seat: int) -> Any:
         abort(404, "There is no such seat.")
     if page_caller(game_id).is_host:
         return with_token(redirect(url_for("pages.table", game_id=game_id)), game_id, access.reissue_seat(game_id, seat))
+    referee().guesses.check()
     if access.game_for_code(request.form.get("code", "")) != game_id:
+        referee().guesses.failed()
         abort(403, "The join code is wrong.")
     try:
         token = access.claim_seat(game_id, seat)

@@ -1,0 +1,267 @@
+"""Server load benchmark (a script, not a test): python bench/bench_server.py [--threads N]
+
+Starts the real server (`referee serve`, waitress) on 127.0.0.1 with a fresh SQLite file
+and drives 200 tables at once over 8 keep-alive connections, each table logging a legal
+simulated game (Karriere Poker, Employee of the Month, FTW?!), bounded to 60 s. In the
+same run it measures the floor of this stack: a bare Flask endpoint under waitress that
+validates the same bodies with marshmallow and inserts one row (WAL, synchronous=FULL).
+Then the same load again with the server killed (SIGKILL) in the middle and restarted:
+clients retry with their Idempotency-Key. Every run checks that each acknowledged append
+is stored, and runs `referee verify`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import textwrap
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from referee.simulate import employee_of_the_month, ftw_game, karriere_poker
+from referee.store import Store
+
+CONNECTIONS = 8
+TABLES = 200
+DEADLINE = 60.0
+NAMES = ["Anna", "Ben", "Cem", "Dora"]
+
+BARE_APP = textwrap.dedent(
+    """
+    import sqlite3, sys, threading, waitress
+    from flask import Flask, request, jsonify
+    from marshmallow import Schema, fields, INCLUDE
+    class Event(Schema):
+        class Meta:
+            unknown = INCLUDE
+        type = fields.String(required=True)
+        seat = fields.Integer(strict=True)
+    app = Flask(__name__)
+    db = sqlite3.connect(sys.argv[1], check_same_thread=False, isolation_level=None)
+    db.execute("PRAGMA journal_mode=WAL"); db.execute("PRAGMA synchronous=FULL")
+    db.execute("CREATE TABLE IF NOT EXISTS events (id INTEGER PRIMARY KEY, game TEXT, body TEXT)")
+    lock = threading.Lock()
+    @app.post("/bare/<game>")
+    def bare(game):
+        body = Event().load(request.get_json())
+        with lock:
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("INSERT INTO events (game, body) VALUES (?, ?)", (game, request.get_data(as_text=True)))
+            db.execute("COMMIT")
+        return jsonify(ok=True), 201
+    waitress.serve(app, host="127.0.0.1", port=int(sys.argv[2]), threads=int(sys.argv[3]), ident="bare")
+    """
+)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def wait_for(port: int) -> None:
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"nothing listens on {port}")
+
+
+def start_referee(db: Path, port: int, threads: int) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-c", "from referee.cli import main; main()", "serve", "--port", str(port),
+               "--threads", str(threads), "--db", str(db)]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=db.parent)
+    wait_for(port)
+    return process
+
+
+def games() -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """200 legal games: header bodies and event bodies (without seq)."""
+    made = []
+    for table in range(TABLES):
+        kind = table % 3
+        if kind == 0:
+            header, events = karriere_poker(NAMES, games=1, seed=table, hands=False)
+        elif kind == 1:
+            header, events = employee_of_the_month(NAMES[:3], seed=table)
+        else:
+            header, events = ftw_game(NAMES[:3], seed=table, hands=False)
+        body = {"game": header.game, "seats": list(header.seats), "options": dict(header.options)}
+        made.append((body, [{k: v for k, v in e.items() if k != "seq"} for e in events]))
+    return made
+
+
+class Load:
+    """Eight connections, each driving its share of tables, one request at a time."""
+
+    def __init__(self, port: int, tables: list[tuple[str, str, list[dict[str, Any]]]], path: str) -> None:
+        self.port, self.tables, self.path = port, tables, path
+        self.latencies: list[float] = []
+        self.acknowledged: dict[str, dict[int, dict[str, Any]]] = {game: {} for game, _, _ in tables}
+        self.errors = 0
+        self.lock = threading.Lock()
+
+    def run(self, stop_after: float = DEADLINE) -> float:
+        threads = [threading.Thread(target=self._drive, args=(self.tables[i::CONNECTIONS], stop_after)) for i in range(CONNECTIONS)]
+        started = time.perf_counter()
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return time.perf_counter() - started
+
+    def _drive(self, tables: list[tuple[str, str, list[dict[str, Any]]]], stop_after: float) -> None:
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        progress = {game: 0 for game, _, _ in tables}
+        started = time.perf_counter()
+        while time.perf_counter() - started < stop_after:
+            pending = [(g, t, e) for g, t, e in tables if progress[g] < len(e)]
+            if not pending:
+                break
+            for game, token, events in pending:  # one event of every table in turn: tables interleave
+                body = events[progress[game]]
+                key = f"{game}:{progress[game]}"
+                answer = self._post(connection, f"{self.path}/{game}" + ("/events" if self.path == "/api/games" else ""),
+                                    body, token, key)
+                if answer is None:
+                    connection.close()
+                    connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                    time.sleep(0.05)
+                    continue  # retried in the next turn with the same key
+                with self.lock:
+                    if "seq" in answer:
+                        self.acknowledged[game][answer["seq"]] = answer["event"]
+                progress[game] += 1
+        connection.close()
+
+    def _post(self, connection: http.client.HTTPConnection, url: str, body: dict[str, Any], token: str, key: str) -> dict[str, Any] | None:
+        payload = json.dumps(body)
+        headers = {"Content-Type": "application/json", "Authorization": f"Bearer {token}", "Idempotency-Key": key}
+        started = time.perf_counter()
+        try:
+            connection.request("POST", url, payload, headers)
+            response = connection.getresponse()
+            data = response.read()
+        except (OSError, http.client.HTTPException):
+            with self.lock:
+                self.errors += 1
+            return None
+        elapsed = time.perf_counter() - started
+        if response.status not in (200, 201):
+            raise RuntimeError(f"{url}: {response.status} {data[:200]!r}")
+        with self.lock:
+            self.latencies.append(elapsed)
+        answer: dict[str, Any] = json.loads(data)
+        return answer
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] * 1000
+
+
+def create_tables(port: int, made: list[tuple[dict[str, Any], list[dict[str, Any]]]]) -> list[tuple[str, str, list[dict[str, Any]]]]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    tables = []
+    for header, events in made:
+        connection.request("POST", "/api/games", json.dumps(header), {"Content-Type": "application/json"})
+        answer = json.loads(connection.getresponse().read())
+        tables.append((answer["id"], answer["host_token"], events))
+    connection.close()
+    return tables
+
+
+def check_stored(db: Path, load: Load) -> tuple[int, int]:
+    """Every acknowledged append is stored, unchanged; returns (acknowledged, stored)."""
+    store = Store(db)
+    acknowledged = stored = 0
+    for game, acked in load.acknowledged.items():
+        events = {e["seq"]: e for e in store.events(game)}
+        stored += len(events)
+        acknowledged += len(acked)
+        for seq, event in acked.items():
+            assert events.get(seq) == event, f"acknowledged event {game}/{seq} is missing or changed"
+    verified = subprocess.run([sys.executable, "-c", "from referee.cli import main; main()", "verify", "--db", str(db)],
+                              capture_output=True, text=True, check=False)
+    assert verified.returncode == 0, verified.stderr
+    return acknowledged, stored
+
+
+def report(name: str, load: Load, seconds: float) -> float:
+    rate = len(load.latencies) / seconds
+    print(f"{name}: {len(load.latencies)} appends in {seconds:.1f} s = {rate:.0f}/s; "
+          f"p50 {percentile(load.latencies, 0.5):.1f} ms, p99 {percentile(load.latencies, 0.99):.1f} ms")
+    return rate
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--threads", type=int, default=8, help="waitress threads for both servers")
+    threads = parser.parse_args().threads
+    made = games()
+    total = sum(len(events) for _, events in made)
+    print(f"{TABLES} tables, {total} events, {CONNECTIONS} connections, waitress threads {threads}, cores {os.cpu_count()}")
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+
+        # the floor: a bare Flask + marshmallow + insert endpoint
+        bare_port = free_port()
+        bare = subprocess.Popen([sys.executable, "-c", BARE_APP, str(folder / "bare.sqlite3"), str(bare_port), str(threads)],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_for(bare_port)
+        bare_load = Load(bare_port, [(f"t{i}", "-", events) for i, (_, events) in enumerate(made)], "/bare")
+        bare_rate = report("bare endpoint", bare_load, bare_load.run())
+        bare.kill()
+        bare.wait()
+
+        # the referee, whole games
+        db, port = folder / "referee.sqlite3", free_port()
+        server = start_referee(db, port, threads)
+        load = Load(port, create_tables(port, made), "/api/games")
+        rate = report("referee", load, load.run())
+        server.kill()
+        server.wait()
+        acknowledged, stored = check_stored(db, load)
+        print(f"  acknowledged {acknowledged} == stored {stored}: {acknowledged == stored}; referee verify: ok")
+        print(f"  referee/bare = {rate / bare_rate:.2f} (target >= 0.7); p99 target <= 50 ms")
+
+        # kill -9 in the middle, restart, retries with the same Idempotency-Key
+        db, port = folder / "killed.sqlite3", free_port()
+        server = start_referee(db, port, threads)
+        load = Load(port, create_tables(port, made), "/api/games")
+        holder: dict[str, subprocess.Popen[bytes]] = {}
+
+        def kill_and_restart() -> None:
+            time.sleep(3)
+            server.send_signal(signal.SIGKILL)
+            server.wait()
+            time.sleep(0.5)
+            holder["server"] = start_referee(db, port, threads)
+
+        killer = threading.Thread(target=kill_and_restart)
+        killer.start()
+        seconds = load.run()
+        killer.join()
+        holder["server"].kill()
+        holder["server"].wait()
+        acknowledged, stored = check_stored(db, load)
+        print(f"kill -9 after 3 s and restart: {len(load.latencies)} appends in {seconds:.1f} s, {load.errors} failed requests retried; "
+              f"every acknowledged append stored ({acknowledged} acknowledged, {stored} stored, "
+              f"expected {total}); referee verify: ok")
+
+
+if __name__ == "__main__":
+    main()

@@ -181,3 +181,35 @@ def test_the_host_page_has_the_code_and_an_svg_qr_code(client: FlaskClient) -> N
     page = client.get(f"/g/{game_id}/host").get_data(as_text=True)
     assert re.search(r'class="code"[^>]*>[A-Z2-9]{6}<', page) and "<svg" in page
     assert client.application.test_client().get(f"/g/{game_id}/host").status_code == 302  # not the host: to the table
+
+
+def test_employee_of_the_month_is_played_through_the_forms(client: FlaskClient) -> None:
+    game_id = new_game(client, "employee-of-the-month", ["Anna", "Ben", "Cem"])
+    start = client.get(f"/g/{game_id}").get_data(as_text=True)
+    assert 'name="row"' in start and 'name="distrust"' in start
+    log(client, game_id, type="start", row="boss-9 colleague-1 colleague-5 boss-3 colleague-3 boss-6 colleague-8",
+        distrust=2, points="plus-4")
+    page = log(client, game_id, type="bid", seat=0, card="colleague-3").get_data(as_text=True)
+    assert 'name="card" value="boss-9"' in page and "Ben's turn" in page
+    page = log(client, game_id, type="bid", seat=1, card="boss-9").get_data(as_text=True)  # the top card wins at once
+    assert "New favour card" in page
+    page = log(client, game_id, type="reveal", favour="boss-2", distrust=3, points="popularity-5").get_data(as_text=True)
+    assert "Auction 2 / 32" in page and "Ben's turn" in page
+    flagged = log(client, game_id, type="bid", seat=1, card="boss-7").get_data(as_text=True)
+    assert 'data-rule="eotm.bid.row"' in flagged
+
+
+def test_karriere_poker_exchange_buttons_between_games(client: FlaskClient) -> None:
+    game_id = new_game(client, "karriere-poker", ["Anna", "Ben", "Cem", "Dora"])
+    header = Header("karriere-poker", ("Anna", "Ben", "Cem", "Dora"))
+    log(client, game_id, type="deal", dealer=3)
+    state = replay(header, [{"seq": 1, "type": "deal", "dealer": 3}]).state
+    token = host_token(client, game_id)
+    for body in finish_game(state, [0, 1, 2, 3]):
+        client.post(f"/api/games/{game_id}/events", json=body, headers={"Authorization": "Bearer " + token})
+    page = log(client, game_id, type="deal").get_data(as_text=True)  # Dora, the Tellerwäscher, deals game 2
+    assert "Anna gives Dora 2 cards" in page and "Ben gives Cem 1 card" in page
+    page = log(client, game_id, type="exchange", seat=0, to=3, count=2).get_data(as_text=True)
+    assert "Anna gives Dora 2 cards" not in page and "Dora gives Anna 2 cards" in page
+    german = client.get(f"/g/{game_id}", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert "Dora gibt Anna 2 Karten" in german and "Ben gibt Cem 1 Karte" in german

@@ -213,3 +213,20 @@ def test_karriere_poker_exchange_buttons_between_games(client: FlaskClient) -> N
     assert "Anna gives Dora 2 cards" not in page and "Dora gives Anna 2 cards" in page
     german = client.get(f"/g/{game_id}", headers={"Accept-Language": "de"}).get_data(as_text=True)
     assert "Dora gibt Anna 2 Karten" in german and "Ben gibt Cem 1 Karte" in german
+
+
+def test_a_logged_hand_shows_only_on_its_own_phone(client: FlaskClient) -> None:
+    game_id = new_game(client, "karriere-poker", ["Anna", "Ben", "Cem", "Dora"])
+    code = re.search(r'class="code"[^>]*>(\w+)<', client.get(f"/g/{game_id}/host").get_data(as_text=True)).group(1)  # type: ignore[union-attr]
+    anna, ben = client.application.test_client(), client.application.test_client()
+    anna.post(f"/g/{game_id}/seats/0", data={"code": code})
+    ben.post(f"/g/{game_id}/seats/1", data={"code": code})
+    log(client, game_id, type="deal", dealer=3)
+    anna.post(f"/g/{game_id}/log", data={"type": "hand", "seat": "0", "cards": "1 2 2 5 5 6 7 8 9 10 11 12 13"})
+    assert "Your hand" in anna.get(f"/g/{game_id}").get_data(as_text=True)
+    for phone in (ben, client.application.test_client()):
+        table = phone.get(f"/g/{game_id}").get_data(as_text=True)
+        history = phone.get(f"/g/{game_id}/history").get_data(as_text=True)
+        assert "Your hand" not in table and "1 2 2 5 5" not in table + history
+        assert "(private)" in history
+    assert phone.get(f"/g/{game_id}/record").status_code == 403

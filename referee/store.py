@@ -160,6 +160,12 @@ class Store:
             ).fetchall()
         return [json.loads(row[0]) for row in rows]
 
+    def event(self, game_id: str, seq: int) -> dict[str, Any] | None:
+        """One stored event, or None."""
+        with self.lock:
+            row = self.db.execute("SELECT body FROM events WHERE game = ? AND seq = ?", [game_id, seq]).fetchone()
+        return None if row is None else dict(json.loads(row[0]))
+
     def append(
         self,
         game_id: str,

@@ -19,7 +19,7 @@ Spec: shared/rules/karriere-poker.md. Decisions where the spec is silent:
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema

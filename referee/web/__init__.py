@@ -13,7 +13,7 @@ from limits import parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
-from ..access import Access
+from ..access import Access, Caller, may_log
 from ..store import Store
 from ..tables import Tables
 
@@ -57,6 +57,13 @@ class Referee:
 def referee() -> Referee:
     extension: Referee = current_app.extensions["referee"]
     return extension
+
+
+def refusal(game_id: str, caller: Caller, body: dict[str, Any]) -> str | None:
+    """Why this caller may not log this event here (None: allowed); a void needs its target."""
+    target = body.get("target") if body.get("type") == "void" else None
+    event = referee().tables.store.event(game_id, target) if type(target) is int else None
+    return may_log(caller, body, event)
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:

@@ -11,11 +11,11 @@ from flask import Blueprint, Response, abort, current_app, jsonify, request
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 from werkzeug.exceptions import HTTPException
 
-from ..access import AccessDenied, Caller, SeatTaken, may_log, visible_event
+from ..access import AccessDenied, Caller, SeatTaken, visible_event
 from ..record import FORMAT, Header, RecordError, parse_header, read_record, write_record
 from ..replay import Fold, report
 from ..store import Conflict, UnknownGame
-from . import referee
+from . import referee, refusal
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -225,12 +225,9 @@ def append_event(game_id: str) -> tuple[Response, int]:
         body["by"] = "host" if caller.is_host else caller.seat
     elif body.get("by") != ("host" if caller.is_host else caller.seat):
         abort(403, "`by` must name who logs the event: yourself")
-    target = None
-    if body["type"] == "void" and isinstance(body.get("target"), int):
-        target = next(iter(tables.store.events(game_id, after=body["target"] - 1)[:1]), None)
-    refusal = may_log(caller, body, target)
-    if refusal:
-        abort(401 if caller.role == "spectator" else 403, refusal)
+    refused = refusal(game_id, caller, body)
+    if refused:
+        abort(401 if caller.role == "spectator" else 403, refused)
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 1 <= len(key) <= 200:
         abort(400, "Idempotency-Key must have 1 to 200 characters")

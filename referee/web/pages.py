@@ -35,12 +35,12 @@ from flask_wtf.csrf import CSRFProtect
 from marshmallow import fields
 from werkzeug.wrappers import Response as BaseResponse
 
-from ..access import AccessDenied, Caller, SPECTATOR, SeatTaken, may_log, normalise_code, visible_event
+from ..access import SPECTATOR, AccessDenied, Caller, SeatTaken, normalise_code, visible_event
 from ..games import GAMES, find_game
 from ..record import COMMON_EVENTS, FORMAT, RecordError, parse_header, read_record, write_record
 from ..replay import CORE_RULES, Fold
 from ..store import Conflict, UnknownGame
-from . import referee
+from . import referee, refusal
 
 bp = Blueprint("pages", __name__)
 htmx = HTMX()
@@ -281,14 +281,8 @@ def log_from(game_id: str, form: Any) -> Any:
     fold = fold_of(game_id)
     caller = page_caller(game_id)
     body = event_from_form(fold, form, caller)
-    target = None
-    if body.get("type") == "void" and isinstance(body.get("target"), int):
-        target = next(iter(referee().tables.store.events(game_id, after=body["target"] - 1)[:1]), None)
-    refusal = may_log(caller, body, target)
-    error = None
-    if refusal:
-        error = refusal
-    else:
+    error = refusal(game_id, caller, body)
+    if error is None:
         try:
             appended = referee().tables.append(game_id, body, key=form.get("key") or None)
             fold = appended.fold

@@ -209,7 +209,7 @@ def report(name: str, load: Load, seconds: float) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--threads", type=int, default=8, help="waitress threads for both servers")
+    parser.add_argument("--threads", type=int, default=32, help="waitress threads for both servers (serve's default)")
     threads = parser.parse_args().threads
     made = games()
     total = sum(len(events) for _, events in made)

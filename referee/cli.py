@@ -162,7 +162,10 @@ def samples(folder: str) -> None:
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="0.0.0.0 lets phones on your network join.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
-@click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 64), help="Waitress worker threads.")
+@click.option(
+    "--threads", default=32, show_default=True, type=click.IntRange(1, 128),
+    help="Waitress worker threads; every phone waiting for news holds one.",
+)
 @db_option
 def serve(host: str, port: int, threads: int, db_path: str) -> None:
     """Run the app under waitress, a production WSGI server."""

@@ -146,7 +146,3 @@ class Game(Generic[S]):
         self._rule_order = {rule: index for index, rule in enumerate(self.rules)}
         unknown = {t for t in self._handlers} ^ set(self.events)
         assert not unknown, f"{self.name}: events and handlers differ: {unknown}"
-
-    def is_table_event(self, event_type: str) -> bool:
-        """Table events (a deal, revealed cards) have no acting seat."""
-        return "seat" not in self.events.get(event_type, {"seat": None})

@@ -221,25 +221,22 @@ def claim(game_id: str, seat: int) -> Any:
 
 def table_context(game_id: str, fold: Fold, caller: Caller, error: str | None = None) -> dict[str, Any]:
     seat = caller.seat if caller.role == "seat" else None
-    acting = seat if seat is not None else request.values.get("as", type=int)
-    events = referee().tables.store.events(game_id)
+    store = referee().tables.store
     finished = fold.outcome is not None
-    flagged = [
-        {"seq": s, "rule": v.rule, "message": v.message, "mine": caller.is_host or events[s - 1].get("seat") == seat or events[s - 1].get("by") == seat}
-        for s, v in fold.violations
-        if s not in fold.voided
-    ]
+    flagged = []
+    for flagged_seq, violation in [(s, v) for s, v in fold.violations if s not in fold.voided][-5:]:
+        event = store.event(game_id, flagged_seq) or {}
+        mine = caller.is_host or (seat is not None and seat in (event.get("seat"), event.get("by")))
+        flagged.append({"seq": flagged_seq, "rule": violation.rule, "message": violation.message, "mine": mine})
     return {
         "game_id": game_id,
         "fold": fold,
         "game": fold.game,
         "caller": caller,
         "seat": seat,
-        "acting": acting,
         "view": fold.view(seat),
-        "acting_view": fold.view(acting) if caller.is_host and acting is not None else None,
-        "flags": flagged[-5:],
-        "recent": [visible_event(fold.game, e, caller, finished) for e in events[-6:]][::-1],
+        "flags": flagged,
+        "recent": [visible_event(fold.game, e, caller, finished) for e in store.events(game_id, after=fold.seq - 6)][::-1],
         "finished": finished,
         "error": error,
     }
@@ -292,7 +289,7 @@ def log_from(game_id: str, form: Any) -> Any:
         return render_template("table_panel.html", **table_context(game_id, fold, caller, error))
     if error:
         flash(error, "error")
-    return redirect(url_for("pages.table", game_id=game_id, **({"as": form["as"]} if form.get("as") else {})))
+    return redirect(url_for("pages.table", game_id=game_id))
 
 
 def event_from_form(fold: Fold, form: Any, caller: Caller) -> dict[str, Any]:

@@ -41,6 +41,11 @@ class Caller:
     def is_host(self) -> bool:
         return self.role == "host"
 
+    @property
+    def by(self) -> int | str | None:
+        """What the `by` field of an event this caller logs says: "host" or the seat."""
+        return "host" if self.is_host else self.seat
+
     def may_see(self, seat: int | None) -> bool:
         """Whether this caller may see the private information of `seat`."""
         return self.is_host or (self.role == "seat" and seat == self.seat)

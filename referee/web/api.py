@@ -148,7 +148,7 @@ def created(game_id: str) -> tuple[Response, int]:
 @bp.post("/games")
 def create_game() -> tuple[Response, int]:
     """Start a game: returns its id, the join code and the host token."""
-    body = json_body(SCHEMAS['CreateGame'])
+    body = json_body(SCHEMAS["CreateGame"])
     try:
         header = parse_header({"format": FORMAT, "options": {}, **body}, None)
     except RecordError as error:
@@ -171,7 +171,7 @@ def import_game() -> tuple[Response, int]:
 def join() -> Response:
     """Find a game by its join code; lists the seats and which are taken."""
     referee().guesses.check()
-    code = json_body(SCHEMAS['Code'])["code"]
+    code = json_body(SCHEMAS["Code"])["code"]
     game_id = referee().access.game_for_code(code)
     if game_id is None:
         referee().guesses.failed()
@@ -190,7 +190,7 @@ def claim_seat(game_id: str, seat: int) -> tuple[Response, int]:
     """Claim a seat with the join code (a seat token); the host hands a seat to a new phone."""
     header = known_game(game_id)
     caller = caller_at(game_id)
-    body = json_body(SCHEMAS['ClaimSeat'])
+    body = json_body(SCHEMAS["ClaimSeat"])
     if not 0 <= seat < len(header.seats):
         abort(404, f"there is no seat {seat}")
     access = referee().access
@@ -218,12 +218,12 @@ def game_state(game_id: str) -> Response:
 def append_event(game_id: str) -> tuple[Response, int]:
     """Log one event; illegal moves are stored and answered with their violation."""
     caller = caller_at(game_id)
-    body = json_body(SCHEMAS['AppendEvent'])
+    body = json_body(SCHEMAS["AppendEvent"])
     expected_seq = body.pop("expected_seq", None)
     tables = referee().tables
     if "by" not in body and caller.role != "spectator":
-        body["by"] = "host" if caller.is_host else caller.seat
-    elif body.get("by") != ("host" if caller.is_host else caller.seat):
+        body["by"] = caller.by
+    elif body.get("by") != caller.by:
         abort(403, "`by` must name who logs the event: yourself")
     refused = refusal(game_id, caller, body)
     if refused:

@@ -311,7 +311,7 @@ def event_from_form(fold: Fold, form: Any, caller: Caller) -> dict[str, Any]:
         elif raw:
             body[name] = parse_value(raw) if isinstance(field, fields.Integer) else raw
     if caller.role != "spectator":
-        body["by"] = "host" if caller.is_host else caller.seat
+        body["by"] = caller.by
     return body
 
 

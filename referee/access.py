@@ -11,8 +11,8 @@ import hashlib
 import hmac
 import secrets
 import sqlite3
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from .games.base import Game
@@ -36,6 +36,7 @@ class Caller:
 
     role: str  # "host" | "seat" | "spectator"
     seat: int | None = None
+    token_id: str = field(default="", compare=False)  # scopes idempotency keys to the token
 
     @property
     def is_host(self) -> bool:
@@ -49,6 +50,14 @@ class Caller:
     def may_see(self, seat: int | None) -> bool:
         """Whether this caller may see the private information of `seat`."""
         return self.is_host or (self.role == "seat" and seat == self.seat)
+
+    def reader(self, finished: bool) -> Callable[[int], bool] | None:
+        """Whose secrets this caller may read: everyone's once the game is over (None)."""
+        return None if finished else self.may_see
+
+    def idempotency_key(self, key: str | None) -> str | None:
+        """A client's key, scoped to this caller's token: another phone's key is its own."""
+        return None if key is None else f"{self.token_id}:{key}"
 
 
 SPECTATOR = Caller("spectator")
@@ -131,7 +140,7 @@ class Access:
                 row = self.store.db.execute("SELECT hash, game, role, seat FROM tokens WHERE hash = ?", [expected]).fetchone()
             if row is None or not hmac.compare_digest(row[0], expected):
                 raise AccessDenied("this token is not valid")
-            known = self._callers[expected] = (row[1], Caller(row[2], row[3]))
+            known = self._callers[expected] = (row[1], Caller(row[2], row[3], expected[:16]))
         if known[0] != game_id:
             raise AccessDenied("this token belongs to another game")
         return known[1]

@@ -32,17 +32,28 @@ db_option = click.option(
 )
 
 
+class Unreadable(click.ClickException):
+    """A record that cannot be read: exit 2, like a malformed one."""
+
+    exit_code = 2
+
+
 def read_file(path: str) -> str:
     try:
         return Path(path).read_text(encoding="utf-8") if path != "-" else sys.stdin.read()
     except (OSError, UnicodeDecodeError) as error:
-        raise click.ClickException(f"cannot read {path}: {error}") from None
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise Unreadable(f"cannot read {path}: {reason}") from None
 
 
 @click.group()
 @click.version_option(package_name="table-referee")
 def main() -> None:
-    """Table Referee: referee and scorekeeper for card games at a real table."""
+    """Table Referee: referee and scorekeeper for card games at a real table.
+
+    Commands that use the event store take --db PATH (default instance/referee.sqlite3,
+    or $REFEREE_DB).
+    """
 
 
 @main.command()
@@ -52,7 +63,8 @@ def main() -> None:
 def replay(file: str, as_json: bool, upto: int | None) -> None:
     """Replay a table record offline and report flags, voids and the result.
 
-    Exit status: 0 no violations, 1 violations found, 2 the record is malformed.
+    Exit status: 0 no standing violations (voided events do not count), 1 standing
+    violations, 2 the record cannot be read or is malformed.
     """
     try:
         record = read_record(read_file(file))
@@ -80,10 +92,12 @@ def readable_report(fold: Fold, shown: dict[str, Any]) -> str:
     else:
         lines.append("Game not finished")
     for flag in shown["violations"]:
-        withdrawn = " (voided)" if flag["seq"] in shown["voided"] else ""
-        lines.append(f"  seq {flag['seq']}: {flag['message']} [{flag['rule']}]{withdrawn}")
+        lines.append(f"  seq {flag['seq']}: {flag['message']} [{flag['rule']}]")
     if not shown["violations"]:
         lines.append("No violations.")
+    for withdrawn in shown["withdrawn"]:
+        was = f"{withdrawn['message']} [{withdrawn['rule']}]" if withdrawn["rule"] else "legal when logged"
+        lines.append(f"  seq {withdrawn['seq']}: voided by seq {withdrawn['voided_by']} ({was})")
     if shown["ranking"]:
         lines.append("Ranking:")
         for place, tier in enumerate(shown["ranking"], start=1):
@@ -117,21 +131,31 @@ def export(game: str, output: str | None, db_path: str) -> None:
     store = Store(db_path)
     try:
         text = write_record(store.header(game), store.events(game))
+        head_seq, head_hash = store.head(game)
     except UnknownGame as error:
         raise click.ClickException(str(error)) from None
     if output:
         Path(output).write_text(text, encoding="utf-8")
+        click.echo(f"head: seq {head_seq} {head_hash} (a receipt: referee verify --head {game}:{head_hash})")
     else:
         click.echo(text, nl=False)
 
 
 @main.command()
+@click.option("--head", "receipts", multiple=True, metavar="GAME:HASH",
+              help="A receipt kept at the end of a game: its log must end at this hash. Repeatable.")
 @db_option
-def verify(db_path: str) -> None:
-    """Check the hash chain of every stored event; name the first broken row of a game."""
+def verify(receipts: tuple[str, ...], db_path: str) -> None:
+    """Check every game's hash chain and head; name the first broken row of a game."""
     if not Path(db_path).exists():
         raise click.ClickException(f"no database at {db_path}")
-    problems = Store(db_path).verify()
+    kept = {}
+    for receipt in receipts:
+        game_id, _, digest = receipt.rpartition(":")
+        if not game_id or len(digest) != 64:
+            raise click.BadParameter(f"{receipt!r} is not GAME:HASH (a 64-character SHA-256)", param_hint="--head")
+        kept[game_id] = digest.lower()
+    problems = Store(db_path).verify(kept)
     for problem in problems:
         click.echo(problem, err=True)
     if problems:
@@ -175,24 +199,45 @@ def serve(host: str, port: int, threads: int, db_path: str) -> None:
 
     app = create_app({"DATABASE": os.path.abspath(db_path)})
     if host in ("0.0.0.0", "::"):
-        address = f"http://{lan_address()}:{port}/"
-        click.echo(f"Phones on this network open {address}")
-        click.echo(qr_for_terminal(address))
+        addresses = lan_addresses()
+        if not addresses:
+            click.echo(
+                "Warning: this machine has no address on a network; phones cannot reach it. "
+                f"Join a Wi-Fi network (or open a hotspot) and start again. Local use: http://127.0.0.1:{port}/",
+                err=True,
+            )
+        for number, address in enumerate(addresses):
+            url = f"http://{address}:{port}/"
+            click.echo(f"Phones on this network open {url}" if number == 0 else f"  or, on another network: {url}")
+        if addresses:
+            click.echo(qr_for_terminal(f"http://{addresses[0]}:{port}/"))
     else:
         click.echo(f"Open http://{host}:{port}/")
     waitress.serve(app, host=host, port=port, threads=threads, ident="table-referee")
 
 
-def lan_address() -> str:
-    """This machine's address on the local network, as far as its name resolves."""
+def lan_addresses() -> list[str]:
+    """This machine's non-loopback IPv4 addresses, the one with the default route first.
+
+    A UDP socket "connected" to a non-routable address sends no packet but makes the
+    system pick the source address it would use; that works where the hostname resolves
+    only to 127.0.0.1. The addresses the hostname resolves to are added after it.
+    """
     import socket
 
+    found: list[str] = []
     try:
-        addresses = {info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)}
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("10.254.254.254", 1))
+            found.append(probe.getsockname()[0])
     except OSError:
-        return "127.0.0.1"
-    usable = sorted(a for a in addresses if not a.startswith("127."))
-    return usable[0] if usable else "127.0.0.1"
+        pass
+    try:
+        found += sorted({info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)})
+    except OSError:
+        pass
+    usable = [a for a in found if not a.startswith(("127.", "0."))]
+    return list(dict.fromkeys(usable))
 
 
 def qr_for_terminal(text: str) -> str:
@@ -208,10 +253,16 @@ def qr_for_terminal(text: str) -> str:
 @main.command()
 @db_option
 def demo(db_path: str) -> None:
-    """Store the sample records (one per game and table size) as games to look at."""
+    """Store the sample records (one per game and table size) as games to look at.
+
+    Each sample is stored once, as game `demo-<name>`; a second run skips them."""
     from .web import resource_dir
 
     tables = Tables(Store(db_path))
     for path in sorted(resource_dir("events").glob("*.jsonl")):
-        game_id = tables.import_record(read_record(path.read_text(encoding="utf-8")))
+        try:
+            game_id = tables.import_record(read_record(path.read_text(encoding="utf-8")), f"demo-{path.stem}")
+        except RecordError:
+            click.echo(f"demo-{path.stem}  {path.name} (stored already)")
+            continue
         click.echo(f"{game_id}  {path.name}")

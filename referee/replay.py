@@ -2,16 +2,17 @@
 
 Semantics (DESIGN.md): an event that breaks a rule stays in the log, is reported, and the
 state is as if it had not happened. A valid `void` withdraws its target: replay behaves as
-if the target had never been logged and re-judges everything after it. The target is
-still judged, against the state where it stood, so its flag is kept in the report (the
-history shows what was wrong and that it was withdrawn). Decisions where DESIGN.md is
-silent: a `void` is a correction, not a move, so it is accepted after the game is over;
-a second void of the same target is harmless and accepted.
+if the target had never been logged and re-judges everything after it. A withdrawn event
+is not a violation of the record; the flag it carried where it stood when it was logged
+is kept apart (`withdrawn`, with the void that withdrew it), so a dispute still sees what
+went wrong and how the table corrected it. `void` and `note` are accepted after the end
+(a void may withdraw a mistaken `end`); a second void of the same target is harmless and
+accepted, and the first one is the one that withdrew it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +26,15 @@ CORE_RULES = {
 
 
 @dataclass(frozen=True)
+class Withdrawn:
+    """A voided event: the flag it carried when it was logged (None: it was legal then)."""
+
+    seq: int
+    flag: Violation | None
+    voided_by: int
+
+
+@dataclass(frozen=True)
 class Fold:
     """Where a game stands after the events up to `seq`."""
 
@@ -33,15 +43,23 @@ class Fold:
     state: Any
     seq: int = 0
     outcome: Outcome | None = None
-    violations: tuple[tuple[int, Violation], ...] = ()
-    voided: tuple[int, ...] = ()
+    violations: tuple[tuple[int, Violation], ...] = ()  # standing flags only
+    withdrawn: tuple[Withdrawn, ...] = ()
     void_seqs: frozenset[int] = frozenset()
 
+    @property
+    def voided(self) -> tuple[int, ...]:
+        return tuple(w.seq for w in self.withdrawn)
+
     def violation_at(self, seq: int) -> Violation | None:
+        """The standing flag of event `seq` (None for a legal or withdrawn event)."""
         for flagged_seq, violation in reversed(self.violations):
             if flagged_seq == seq:
                 return violation
         return None
+
+    def withdrawn_at(self, seq: int) -> Withdrawn | None:
+        return next((w for w in self.withdrawn if w.seq == seq), None)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         return self.game.view(self.state, seat, self.outcome)
@@ -71,16 +89,16 @@ def void_error(event: Mapping[str, Any], void_seqs: frozenset[int]) -> Violation
     return Violation("core.void.target", f"This void cannot withdraw event {target}: {reason}.")
 
 
-def valid_void_targets(events: Iterable[Mapping[str, Any]]) -> frozenset[int]:
-    """The seqs withdrawn by valid voids: known before folding, so replay is one pass."""
+def valid_void_targets(events: Iterable[Mapping[str, Any]]) -> dict[int, int]:
+    """Withdrawn seq -> the first valid void of it: known before folding, so replay is one pass."""
     voids: set[int] = set()
-    targets = set()
+    targets: dict[int, int] = {}
     for event in events:
         if event["type"] == "void":
             if void_error(event, frozenset(voids)) is None:
-                targets.add(event["target"])
+                targets.setdefault(event["target"], event["seq"])
             voids.add(event["seq"])
-    return frozenset(targets)
+    return targets
 
 
 def judge(fold: Fold, event: Mapping[str, Any]) -> Violation | tuple[Any, Outcome | None]:
@@ -88,10 +106,10 @@ def judge(fold: Fold, event: Mapping[str, Any]) -> Violation | tuple[Any, Outcom
     kind = event["type"]
     if kind == "void":
         return void_error(event, fold.void_seqs) or (fold.state, fold.outcome)
-    if fold.outcome is not None:
-        return Violation("core.game.over", f"The game is over ({fold.outcome.reason}); nothing more can be logged.")
     if kind == "note":
         return fold.state, fold.outcome
+    if fold.outcome is not None:
+        return Violation("core.game.over", f"The game is over ({fold.outcome.reason}); only notes and voids can follow.")
     if kind == "end":
         reason = event.get("reason") or "the table ended the game"
         return fold.state, Outcome(Termination.TABLE_END, reason)
@@ -101,35 +119,41 @@ def judge(fold: Fold, event: Mapping[str, Any]) -> Violation | tuple[Any, Outcom
     return after, fold.game.outcome(after)
 
 
-def step(fold: Fold, event: Mapping[str, Any], voided: bool = False) -> Fold:
-    """Fold one event; a flagged or voided event leaves the game state as it was."""
+def step(fold: Fold, event: Mapping[str, Any]) -> Fold:
+    """Fold one event; a flagged event leaves the game state as it was."""
     seq = event["seq"]
     judged = judge(fold, event)
     state, outcome, violations = fold.state, fold.outcome, fold.violations
     if isinstance(judged, Violation):
         violations = (*violations, (seq, judged))
-    elif not voided:
+    else:
         state, outcome = judged
-    return Fold(
-        fold.header,
-        fold.game,
-        state,
-        seq,
-        outcome,
-        violations,
-        (*fold.voided, seq) if voided else fold.voided,
-        fold.void_seqs | {seq} if event["type"] == "void" else fold.void_seqs,
-    )
+    void_seqs = fold.void_seqs | {seq} if event["type"] == "void" else fold.void_seqs
+    return Fold(fold.header, fold.game, state, seq, outcome, violations, fold.withdrawn, void_seqs)
+
+
+def skip(fold: Fold, seq: int, flag: Violation | None, voided_by: int) -> Fold:
+    """Pass over a withdrawn event: the state stays, its flag from when it was logged is kept."""
+    withdrawn = (*fold.withdrawn, Withdrawn(seq, flag, voided_by))
+    return Fold(fold.header, fold.game, fold.state, seq, fold.outcome, fold.violations, withdrawn, fold.void_seqs)
 
 
 def replay(header: Header, events: Sequence[Mapping[str, Any]], upto: int | None = None) -> Fold:
     """Fold a whole record (up to seq `upto`), voids applied."""
     if upto is not None:
         events = [event for event in events if event["seq"] <= upto]
-    withdrawn = valid_void_targets(events)
+    targets = valid_void_targets(events)
     fold = start(header)
-    for event in events:
-        fold = step(fold, event, voided=event["seq"] in withdrawn)
+    for index, event in enumerate(events):
+        seq = event["seq"]
+        if seq not in targets:
+            fold = step(fold, event)
+            continue
+        # Judged where it stood when it was logged: a later void of an earlier event
+        # changes what came before it, so then the record up to it is replayed alone.
+        rewritten = any(target < seq < void for target, void in targets.items())
+        logged = replay(header, events[: index + 1]) if rewritten else step(fold, event)
+        fold = skip(fold, seq, logged.violation_at(seq), targets[seq])
     return fold
 
 
@@ -138,8 +162,12 @@ def is_valid_void(fold_before: Fold, event: Mapping[str, Any]) -> bool:
     return event["type"] == "void" and void_error(event, fold_before.void_seqs) is None
 
 
-def report(fold: Fold, event_count: int | None = None) -> dict[str, Any]:
-    """The CLI's `--json` object (DESIGN.md), also served by the API."""
+def report(fold: Fold, event_count: int | None = None, may_see: Callable[[int], bool] | None = None) -> dict[str, Any]:
+    """The CLI's `--json` object (DESIGN.md), also served by the API.
+
+    `may_see(seat)` says whose private information the reader may see; flags judged on
+    what they may not see are redacted (None: the whole record is in the reader's hands).
+    """
     result = fold.result()
     return {
         "game": fold.header.game,
@@ -148,12 +176,19 @@ def report(fold: Fold, event_count: int | None = None) -> dict[str, Any]:
         "outcome": None
         if fold.outcome is None
         else {"termination": fold.outcome.termination.value, "reason": fold.outcome.reason},
-        "violations": [
-            {"seq": seq, "rule": violation.rule, "message": violation.message}
-            for seq, violation in fold.violations
-        ],
+        "violations": [{"seq": seq, **flag_json(violation, may_see)} for seq, violation in fold.violations],
         "voided": sorted(fold.voided),
+        "withdrawn": [
+            {"seq": w.seq, **flag_json(w.flag, may_see), "voided_by": w.voided_by} for w in fold.withdrawn
+        ],
         "scores": result.scores,
         "ranking": result.ranking,
         "result": result.detail,
     }
+
+
+def flag_json(violation: Violation | None, may_see: Callable[[int], bool] | None = None) -> dict[str, str | None]:
+    """A flag as the contract shows it; redacted for a reader who may not see what it used."""
+    if violation is None:
+        return {"rule": None, "message": None}
+    return {"rule": violation.rule, "message": violation.message if may_see is None else violation.shown_to(may_see)}

@@ -1,11 +1,17 @@
 """The event store: an append-only SQLite log of table records (via sqlite-utils).
 
-Guarantees (DESIGN.md): triggers make UPDATE and DELETE on events fail; the primary key
-(game, seq) turns a racing writer into a conflict; every event carries the SHA-256 of
-(previous hash + its canonical line), the chain rooted in the header's hash, so `verify`
-finds an edited row; WAL with synchronous=FULL, so an acknowledged event survives a
-crash or power loss. The append path uses `db.execute` inside `BEGIN IMMEDIATE`:
-`Table.insert` re-reads the schema on every call (see bench/bench_store.py).
+Guarantees (DESIGN.md): triggers make UPDATE, DELETE and INSERT OR REPLACE on events
+fail; the primary key (game, seq) turns a racing writer into a conflict; every event
+carries the SHA-256 of (previous hash + its canonical line), the chain rooted in the
+header's hash, so `verify` finds an edited row; each game keeps its head (last seq and
+hash), written in the same transaction as the event, so a deleted last row, a forged
+extra row or a chain recomputed after an edit no longer matches it, and players can keep
+the head hash as a receipt (`referee verify --head`). WAL with synchronous=FULL, so an
+acknowledged event survives a crash or power loss. The append path uses `db.execute`
+inside `BEGIN IMMEDIATE`: `Table.insert` re-reads the schema on every call.
+
+An idempotency key belongs to its caller (the API scopes it by token) and keeps the
+first answer beside the event, so a retry answers exactly as the first time.
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ import json
 import secrets
 import sqlite3
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -30,6 +36,9 @@ CREATE TRIGGER IF NOT EXISTS events_append_only_update BEFORE UPDATE ON events
 BEGIN SELECT RAISE(ABORT, 'events are append-only: UPDATE is not allowed'); END;
 CREATE TRIGGER IF NOT EXISTS events_append_only_delete BEFORE DELETE ON events
 BEGIN SELECT RAISE(ABORT, 'events are append-only: DELETE is not allowed'); END;
+CREATE TRIGGER IF NOT EXISTS events_no_replace BEFORE INSERT ON events
+WHEN EXISTS (SELECT 1 FROM events WHERE game = NEW.game AND seq = NEW.seq)
+BEGIN SELECT RAISE(ABORT, 'events are append-only: REPLACE is not allowed'); END;
 CREATE TRIGGER IF NOT EXISTS games_header_fixed BEFORE UPDATE OF id, header, hash ON games
 BEGIN SELECT RAISE(ABORT, 'a game header cannot change'); END;
 CREATE TRIGGER IF NOT EXISTS games_no_delete BEFORE DELETE ON games
@@ -51,11 +60,15 @@ class Conflict(Exception):
 
 @dataclass(frozen=True)
 class Stored:
-    """An event as stored; `new` is False when an idempotency key found an earlier one."""
+    """An event as stored; `new` is False when an idempotency key found an earlier one.
+
+    `answer` is what the caller's `judge` said of the event when it was stored.
+    """
 
     game_id: str
     event: dict[str, Any]
     new: bool = True
+    answer: Any = None
 
     @property
     def seq(self) -> int:
@@ -68,6 +81,14 @@ def chain_hash(previous: str, line: str) -> str:
 
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def new_game_id() -> str:
+    """Random, URL-safe, unguessable (72 bits), and never starting with "-" (a CLI option)."""
+    while True:
+        game_id = secrets.token_urlsafe(9)
+        if not game_id.startswith("-"):
+            return game_id
 
 
 class Store:
@@ -89,38 +110,63 @@ class Store:
 
     def _create_schema(self) -> None:
         self.db["games"].create(
-            {"id": str, "game": str, "header": str, "hash": str, "created_at": str},
+            {"id": str, "game": str, "header": str, "hash": str, "created_at": str, "head_seq": int, "head_hash": str},
             pk="id",
             not_null={"game", "header", "hash", "created_at"},
             if_not_exists=True,
         )
         self.db["events"].create(
-            {"game": str, "seq": int, "body": str, "hash": str, "idempotency_key": str, "stored_at": str},
+            {"game": str, "seq": int, "body": str, "hash": str, "idempotency_key": str, "stored_at": str, "answer": str},
             pk=("game", "seq"),
             not_null={"game", "seq", "body", "hash", "stored_at"},
             foreign_keys=[("game", "games", "id")],
             if_not_exists=True,
         )
+        self._upgrade_schema()
         self.db["events"].create_index(["game", "idempotency_key"], unique=True, if_not_exists=True)
         self.db.executescript(TRIGGERS)
+
+    def _upgrade_schema(self) -> None:
+        """Stores made before heads and kept answers: add the columns, heads from the chain."""
+        if "answer" not in self.db["events"].columns_dict:
+            self.db.execute("ALTER TABLE events ADD COLUMN answer TEXT")
+        if "head_seq" not in self.db["games"].columns_dict:
+            self.db.execute("ALTER TABLE games ADD COLUMN head_seq INTEGER")
+            self.db.execute("ALTER TABLE games ADD COLUMN head_hash TEXT")
+            self.db.execute("DROP TRIGGER IF EXISTS games_header_fixed")
+            self.db.execute(
+                "UPDATE games SET head_seq = COALESCE((SELECT MAX(seq) FROM events WHERE game = games.id), 0), "
+                "head_hash = COALESCE((SELECT hash FROM events WHERE game = games.id ORDER BY seq DESC LIMIT 1), hash)"
+            )
 
     def close(self) -> None:
         self.db.close()
 
     # --- games -----------------------------------------------------------------------
 
-    def create_game(self, header: Header, game_id: str | None = None) -> str:
-        """Store a new game's header; returns its id."""
-        game_id = game_id or secrets.token_urlsafe(9)
+    def create_game(self, header: Header, game_id: str | None = None, events: Iterable[Mapping[str, Any]] = ()) -> str:
+        """Store a new game's header and, for an import, its checked events, all in one
+        transaction (an import is all or nothing); returns its id."""
+        game_id = game_id or new_game_id()
         line = canonical(header.to_json())
+        root = chain_hash("", line)
         with self.lock:
+            self.db.execute("BEGIN IMMEDIATE")
             try:
                 self.db.execute(
-                    "INSERT INTO games (id, game, header, hash, created_at) VALUES (?, ?, ?, ?, ?)",
-                    [game_id, header.game, line, chain_hash("", line), now()],
+                    "INSERT INTO games (id, game, header, hash, created_at, head_seq, head_hash) VALUES (?, ?, ?, ?, ?, 0, ?)",
+                    [game_id, header.game, line, root, now(), root],
                 )
+                head = (0, root)
+                for event in events:
+                    head = self._insert(game_id, event, head[1], None, None)
             except sqlite3.IntegrityError:
+                self.db.execute("ROLLBACK")
                 raise RecordError(f"a game with id {game_id!r} exists already") from None
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+            self.db.execute("COMMIT")
         self._headers[game_id] = header
         return game_id
 
@@ -166,18 +212,27 @@ class Store:
             row = self.db.execute("SELECT body FROM events WHERE game = ? AND seq = ?", [game_id, seq]).fetchone()
         return None if row is None else dict(json.loads(row[0]))
 
+    def head(self, game_id: str) -> tuple[int, str]:
+        """The last seq and its chain hash, as kept beside the game: the players' receipt."""
+        self.header(game_id)
+        with self.lock:
+            row = self.db.execute("SELECT head_seq, head_hash FROM games WHERE id = ?", [game_id]).fetchone()
+        return int(row[0]), str(row[1])
+
     def append(
         self,
         game_id: str,
         body: Mapping[str, Any],
         expected_seq: int | None = None,
         key: str | None = None,
+        judge: Callable[[dict[str, Any]], Any] | None = None,
     ) -> Stored:
         """Check and store one event (without `seq`: the store numbers it).
 
         Raises RecordError (format), Conflict (`expected_seq` is not the last seq), or
         UnknownGame; nothing is stored then. A known idempotency `key` returns the event
-        it stored first and stores nothing.
+        it stored first, with its first answer, and stores nothing. `judge(event)`, called
+        inside the transaction, gives the answer (JSON) kept for such retries.
         """
         header = self.header(game_id)
         if "seq" in body:
@@ -185,7 +240,7 @@ class Store:
         with self.lock:
             self.db.execute("BEGIN IMMEDIATE")
             try:
-                stored = self._append_in_transaction(game_id, header, body, expected_seq, key)
+                stored = self._append_in_transaction(game_id, header, body, expected_seq, key, judge)
             except BaseException:
                 self.db.execute("ROLLBACK")
                 raise
@@ -193,49 +248,74 @@ class Store:
         return stored
 
     def _append_in_transaction(
-        self, game_id: str, header: Header, body: Mapping[str, Any], expected_seq: int | None, key: str | None
+        self,
+        game_id: str,
+        header: Header,
+        body: Mapping[str, Any],
+        expected_seq: int | None,
+        key: str | None,
+        judge: Callable[[dict[str, Any]], Any] | None,
     ) -> Stored:
-        # One statement: the last event, and the one stored earlier under this key if any.
-        last = self.db.execute(
-            "SELECT seq, hash, (SELECT body FROM events WHERE game = ?1 AND idempotency_key = ?2) "
-            "FROM events WHERE game = ?1 ORDER BY seq DESC LIMIT 1",
+        # One statement: the head, and the event stored earlier under this key if any.
+        row = self.db.execute(
+            "SELECT head_seq, head_hash, (SELECT json_array(body, answer) FROM events "
+            "WHERE game = ?1 AND idempotency_key = ?2) FROM games WHERE id = ?1",
             [game_id, key],
         ).fetchone()
-        if last is not None and last[2] is not None:
-            return Stored(game_id, json.loads(last[2]), new=False)
-        last_seq, previous = (last[0], last[1]) if last else (0, self._root_hash(game_id))
+        if row[2] is not None:
+            body_line, answer = json.loads(row[2])
+            return Stored(game_id, json.loads(body_line), new=False, answer=None if answer is None else json.loads(answer))
+        last_seq, previous = row[0], row[1]
         if expected_seq is not None and expected_seq != last_seq:
             raise Conflict(last_seq)
         event = parse_event(header, {**body, "seq": last_seq + 1}, last_seq + 1)
+        answer = judge(event) if judge is not None else None
+        self._insert(game_id, event, previous, key, answer)
+        return Stored(game_id, event, answer=answer)
+
+    def _insert(self, game_id: str, event: Mapping[str, Any], previous: str, key: str | None, answer: Any) -> tuple[int, str]:
+        """Insert a checked event after the head `previous` and move the head; the new head."""
         line = canonical(event)
+        seq, digest = event["seq"], chain_hash(previous, line)
         try:
             self.db.execute(
-                "INSERT INTO events (game, seq, body, hash, idempotency_key, stored_at) VALUES (?, ?, ?, ?, ?, ?)",
-                [game_id, event["seq"], line, chain_hash(previous, line), key, now()],
+                "INSERT INTO events (game, seq, body, hash, idempotency_key, stored_at, answer) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [game_id, seq, line, digest, key, now(), None if answer is None else json.dumps(answer)],
             )
         except sqlite3.IntegrityError:
             raise Conflict(self.last_seq(game_id)) from None
-        return Stored(game_id, event)
-
-    def _root_hash(self, game_id: str) -> str:
-        return str(self.db.execute("SELECT hash FROM games WHERE id = ?", [game_id]).fetchone()[0])
+        self.db.execute("UPDATE games SET head_seq = ?, head_hash = ? WHERE id = ?", [seq, digest, game_id])
+        return seq, digest
 
     # --- verification ----------------------------------------------------------------
 
-    def verify(self) -> list[str]:
-        """Every broken row, as 'game G seq N: why' (empty: the chain is intact)."""
+    def verify(self, receipts: Mapping[str, str] | None = None) -> list[str]:
+        """Every broken game, as 'game G seq N: why' (empty: every log is intact).
+
+        `receipts` maps a game id to a head hash the players kept: the log must end there.
+        """
         problems = []
         with self.lock:
-            for game_id, header_line, root in self.db.execute("SELECT id, header, hash FROM games").fetchall():
+            games = self.db.execute("SELECT id, header, hash, head_seq, head_hash FROM games").fetchall()
+            for game_id, header_line, root, head_seq, head_hash in games:
                 previous = chain_hash("", header_line)
                 if previous != root:
                     problems.append(f"game {game_id} header: its hash does not match (the header was edited)")
                     continue
-                problems.extend(self._verify_chain(game_id, previous))
+                problems.extend(self._verify_chain(game_id, previous, head_seq, head_hash))
+        for game_id, receipt in (receipts or {}).items():
+            try:
+                head_seq, head_hash = self.head(game_id)
+            except UnknownGame:
+                problems.append(f"game {game_id}: not in this store")
+                continue
+            if head_hash != receipt:
+                problems.append(f"game {game_id}: the log ends at seq {head_seq} with another hash than the receipt")
         return problems
 
-    def _verify_chain(self, game_id: str, previous: str) -> Iterator[str]:
+    def _verify_chain(self, game_id: str, previous: str, head_seq: int | None, head_hash: str | None) -> Iterator[str]:
         rows = self.db.execute("SELECT seq, body, hash FROM events WHERE game = ? ORDER BY seq", [game_id])
+        last = 0
         for expected_seq, (seq, body, stored_hash) in enumerate(rows, start=1):
             if seq != expected_seq:
                 yield f"game {game_id} seq {expected_seq}: missing (the next stored seq is {seq})"
@@ -243,4 +323,10 @@ class Store:
             if chain_hash(previous, body) != stored_hash:
                 yield f"game {game_id} seq {seq}: its hash does not match (the row was edited)"
                 return
-            previous = stored_hash
+            previous, last = stored_hash, seq
+        if head_seq is None:
+            return  # a store from before heads were kept
+        if last != head_seq:
+            yield f"game {game_id} seq {head_seq}: the log ends at seq {last}, its head says {head_seq} (rows deleted or forged)"
+        elif previous != head_hash:
+            yield f"game {game_id} seq {last}: the chain does not end at the game's head hash (rows rewritten)"

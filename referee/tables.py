@@ -20,16 +20,30 @@ from .store import Store
 
 @dataclass(frozen=True)
 class Appended:
-    """The stored event, the rule it broke (if any), and the fold after it."""
+    """The stored event, the rule it broke (if any) and whether the game was over then, as
+    judged when it was first stored, and the game's fold now."""
 
     event: dict[str, Any]
     violation: Violation | None
+    finished: bool
     fold: Fold
     new: bool = True
 
     @property
     def seq(self) -> int:
         return int(self.event["seq"])
+
+
+def answer_json(violation: Violation | None, finished: bool) -> dict[str, Any]:
+    """What is kept beside an event for an idempotent retry."""
+    flag = None if violation is None else {"rule": violation.rule, "message": violation.message, "private_to": sorted(violation.private_to)}
+    return {"violation": flag, "finished": finished}
+
+
+def answer_values(answer: dict[str, Any]) -> tuple[Violation | None, bool]:
+    flag = answer["violation"]
+    violation = None if flag is None else Violation(flag["rule"], flag["message"], frozenset(flag["private_to"]))
+    return violation, bool(answer["finished"])
 
 
 class Tables:
@@ -42,12 +56,8 @@ class Tables:
         return self.store.create_game(header, game_id)
 
     def import_record(self, record: Record, game_id: str | None = None) -> str:
-        """Store a whole record as a new game; returns its id."""
-        with self.store.lock:
-            game_id = self.create(record.header, game_id)
-            for event in record.events:
-                self.append(game_id, {k: v for k, v in event.items() if k != "seq"})
-        return game_id
+        """Store a whole (already checked) record as a new game, all or nothing; its id."""
+        return self.store.create_game(record.header, game_id, record.events)
 
     def append(
         self,
@@ -58,19 +68,26 @@ class Tables:
     ) -> Appended:
         """Store one event and judge it; see Store.append for what is refused."""
         with self.store.lock:
-            # The cached fold is checked after the insert: the new seq must follow it.
             before = self._folds.get(game_id) or self.fold(game_id)
-            stored = self.store.append(game_id, body, expected_seq, key)
+            folded: list[Fold] = []
+
+            def judge(event: dict[str, Any]) -> dict[str, Any]:
+                # Inside the store's transaction: the new seq must follow the cached fold.
+                if event["seq"] != before.seq + 1 or is_valid_void(before, event):
+                    fold = replay(before.header, [*self.store.events(game_id), event])
+                else:
+                    fold = step(before, event)
+                folded.append(fold)
+                return answer_json(fold.violation_at(event["seq"]), fold.outcome is not None)
+
+            stored = self.store.append(game_id, body, expected_seq, key, judge)
             if not stored.new:
                 fold = self.fold(game_id)
-                return Appended(stored.event, fold.violation_at(stored.seq), fold, new=False)
-            if stored.seq != before.seq + 1 or is_valid_void(before, stored.event):
-                fold = replay(before.header, self.store.events(game_id))
-            else:
-                fold = step(before, stored.event)
-            self._folds[game_id] = fold
+                answer = stored.answer or answer_json(fold.violation_at(stored.seq), fold.outcome is not None)
+                return Appended(stored.event, *answer_values(answer), fold, new=False)
+            self._folds[game_id] = folded[0]
             self._news.notify_all()
-            return Appended(stored.event, fold.violation_at(stored.seq), fold)
+            return Appended(stored.event, *answer_values(stored.answer), folded[0])
 
     def fold(self, game_id: str) -> Fold:
         """The game's current fold: cached, rebuilt by replay when the store is ahead."""

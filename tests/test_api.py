@@ -169,9 +169,34 @@ def test_an_idempotent_retry_returns_the_first_answer_and_stores_nothing(client:
     table.log({"type": "deal", "dealer": 3})
     first = table.log({"type": "play", "seat": 0, "cards": [5]}, headers={"Idempotency-Key": "phone-a:7"})
     again = [table.log({"type": "play", "seat": 0, "cards": [5]}, headers={"Idempotency-Key": "phone-a:7"}) for _ in range(2)]
-    assert first.status_code == 201 and [a.status_code for a in again] == [200, 200]
+    assert first.status_code == 201 and [a.status_code for a in again] == [201, 201]
     assert all(a.json == first.json for a in again)
     assert len(table.events()) == 2
+
+
+def test_a_retry_answers_as_the_first_time_even_after_the_flag_changed(client: FlaskClient) -> None:
+    # Ben plays out of turn (flagged kp.turn); the deal is then voided, so Ben's play is
+    # judged again (now kp.deal.missing or similar). The retry still gets the first answer.
+    table = Table(client)
+    table.log({"type": "deal", "dealer": 3})
+    first = table.log({"type": "play", "seat": 1, "cards": [5]}, headers={"Idempotency-Key": "k1"})
+    assert first.json["violation"]["rule"] == "kp.turn"
+    table.log({"type": "void", "target": 1, "reason": "wrong dealer"})
+    assert table.events()[1]["violation"]["rule"] != "kp.turn"
+    retry = table.log({"type": "play", "seat": 1, "cards": [5]}, headers={"Idempotency-Key": "k1"})
+    assert (retry.status_code, retry.json) == (201, first.json)
+
+
+def test_an_idempotency_key_belongs_to_the_token_that_used_it(client: FlaskClient) -> None:
+    # Anna and Ben happen to use the same key: each stores its own event.
+    table = Table(client)
+    table.log({"type": "deal", "dealer": 3})
+    anna = table.log({"type": "play", "seat": 0, "cards": [5]}, token=table.seats[0], headers={"Idempotency-Key": "same"})
+    ben = table.log({"type": "pass", "seat": 1}, token=table.seats[1], headers={"Idempotency-Key": "same"})
+    assert (anna.json["seq"], ben.json["seq"]) == (2, 3)
+    assert ben.json["event"]["type"] == "pass"
+    again = table.log({"type": "pass", "seat": 1}, token=table.seats[1], headers={"Idempotency-Key": "same"})
+    assert again.json == ben.json and len(table.events()) == 3
 
 
 def test_long_poll_returns_as_soon_as_another_phone_logs(client: FlaskClient, app: Flask) -> None:
@@ -197,8 +222,13 @@ def test_voids_and_flags_show_in_the_event_list(client: FlaskClient) -> None:
     table.log({"type": "play", "seat": 1, "cards": [5]})
     table.log({"type": "void", "target": 2, "reason": "Ben was early"})
     events = table.events()
-    assert events[1]["violation"]["rule"] == "kp.turn" and events[1]["voided"] is True
-    assert events[2]["violation"] is None
+    # A withdrawn event is no standing violation; its flag from when it was logged stays.
+    assert events[1]["violation"] is None and events[1]["voided"] is True
+    assert events[1]["withdrawn"] == {"rule": "kp.turn", "message": "Anna starts this round, not Ben.", "voided_by": 3}
+    assert events[2]["violation"] is None and events[2]["withdrawn"] is None
+    state = client.get(f"/api/games/{table.id}", headers=bearer(table.host)).json
+    assert state["violations"] == [] and state["voided"] == [2]
+    assert state["withdrawn"] == [{"seq": 2, "rule": "kp.turn", "message": "Anna starts this round, not Ben.", "voided_by": 3}]
 
 
 def test_export_and_import_round_trip(client: FlaskClient) -> None:

@@ -31,7 +31,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = free_port()
     command = [sys.executable, "-c", "from referee.cli import main; main()", "serve", "--port", str(port), "--threads", "24",
                "--db", str(folder / "browser.sqlite3")]
-    process = subprocess.Popen(command, cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    log = folder / "server.log"  # a file, not a pipe nobody reads
+    with log.open("wb") as out:
+        process = subprocess.Popen(command, cwd=folder, stdout=out, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         try:
@@ -41,7 +43,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             time.sleep(0.1)
     else:
         process.kill()
-        raise RuntimeError(f"server did not start: {process.stderr.read() if process.stderr else ''}")
+        process.wait()
+        raise RuntimeError(f"server did not start: {log.read_text(errors='replace')}")
     yield f"http://127.0.0.1:{port}"
     process.kill()
     process.wait()

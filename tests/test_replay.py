@@ -44,7 +44,8 @@ def test_void_withdraws_an_event_and_rejudges_what_follows() -> None:
     assert fixed.state.top_cards == (8, 8, 8)
 
 
-def test_a_voided_flagged_event_stays_reported_and_is_listed_as_voided() -> None:
+def test_a_voided_flagged_event_is_withdrawn_not_a_standing_violation() -> None:
+    # Ben's two 9s are flagged, voided, and Ben plays three 9s: the table played a legal game.
     fold = play_out(
         KP, DEAL,
         {"type": "play", "seat": 0, "cards": [7, 7, 7]},
@@ -53,11 +54,37 @@ def test_a_voided_flagged_event_stays_reported_and_is_listed_as_voided() -> None
         {"type": "play", "seat": 1, "cards": [9, 9, 9]},
     )
     shown = report(fold)
-    assert shown["violations"] == [
-        {"seq": 3, "rule": "kp.raise.count", "message": "Ben played two 9s, but the lead was three cards."}
-    ]
+    assert shown["violations"] == []
     assert shown["voided"] == [3]
+    assert shown["withdrawn"] == [
+        {"seq": 3, "rule": "kp.raise.count", "message": "Ben played two 9s, but the lead was three cards.", "voided_by": 4}
+    ]
     assert fold.state.top_cards == (9, 9, 9)
+
+
+def test_a_withdrawn_legal_event_carries_no_flag_and_the_first_void_withdrew_it() -> None:
+    fold = play_out(KP, DEAL, {"type": "play", "seat": 0, "cards": [7]},
+                    {"type": "void", "target": 2}, {"type": "void", "target": 2, "reason": "again"})
+    assert report(fold)["withdrawn"] == [{"seq": 2, "rule": None, "message": None, "voided_by": 3}]
+    assert flags(fold) == {}
+
+
+def test_a_withdrawn_event_keeps_the_flag_it_had_when_it_was_logged() -> None:
+    # Anna leads three 7s (seq 2); Ben answers with two 9s (seq 3): kp.raise.count. The
+    # table voids Anna's lead, then Ben's play. Without Anna's lead Ben's play would be
+    # out of turn (kp.turn); the record keeps the flag it carried when it was logged.
+    fold = play_out(
+        KP, DEAL,
+        {"type": "play", "seat": 0, "cards": [7, 7, 7]},  # 2: Anna leads three 7s
+        {"type": "play", "seat": 1, "cards": [9, 9]},  # 3: two cards on a lead of three
+        {"type": "void", "target": 2, "reason": "Anna led 8s"},  # 4
+        {"type": "void", "target": 3, "reason": "Ben re-plays"},  # 5
+    )
+    assert report(fold)["withdrawn"] == [
+        {"seq": 2, "rule": None, "message": None, "voided_by": 4},
+        {"seq": 3, "rule": "kp.raise.count", "message": "Ben played two 9s, but the lead was three cards.", "voided_by": 5},
+    ]
+    assert report(fold)["violations"] == []
 
 
 def test_core_void_target_fires_for_the_header_a_void_and_a_later_event() -> None:

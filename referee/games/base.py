@@ -17,15 +17,28 @@ Event = Mapping[str, Any]
 S = TypeVar("S")
 
 
+REDACTED = "This conflicts with information recorded privately."
+
+
 @dataclass(frozen=True)
 class Violation:
-    """An event that breaks a rule: the rule id of the spec and a sentence for the table."""
+    """An event that breaks a rule: the rule id of the spec and a sentence for the table.
+
+    `private_to` names the seats whose private information (a logged hand, secret money)
+    the judgement used: anyone who may not see all of them gets the rule id and a
+    redacted sentence, so a probing move never reveals another seat's secrets.
+    """
 
     rule: str
     message: str
+    private_to: frozenset[int] = frozenset()
 
     def __str__(self) -> str:
         return f"{self.message} ({self.rule})"
+
+    def shown_to(self, may_see: Callable[[int], bool]) -> str:
+        """The sentence for a reader who may see the private information of `may_see` seats."""
+        return self.message if all(may_see(seat) for seat in self.private_to) else REDACTED
 
 
 class Termination(Enum):
@@ -100,6 +113,11 @@ class Game(Generic[S]):
     options: ClassVar[type[Schema]]
     private_events: ClassVar[frozenset[str]] = frozenset()  # shown only to their seat until the end
     result_is_private: ClassVar[bool] = False  # the score table reveals private holdings
+
+    @property
+    def hides_anything(self) -> bool:
+        """Whether a record of an unfinished game holds something not every seat may see."""
+        return bool(self.private_events) or self.result_is_private
 
     def handlers(self) -> Mapping[str, tuple[Check[S], Effect[S]]]:
         raise NotImplementedError

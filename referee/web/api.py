@@ -13,7 +13,7 @@ from werkzeug.exceptions import HTTPException
 
 from ..access import AccessDenied, Caller, SeatTaken, visible_event
 from ..record import FORMAT, Header, RecordError, parse_header, read_record, write_record
-from ..replay import Fold, report
+from ..replay import Fold, flag_json, report
 from ..store import Conflict, UnknownGame
 from . import referee, refusal
 
@@ -113,15 +113,23 @@ def caller_at(game_id: str) -> Caller:
         abort(403, str(error))
 
 
-def violation_json(fold: Fold, seq: int) -> dict[str, str] | None:
-    violation = fold.violation_at(seq)
-    return None if violation is None else {"rule": violation.rule, "message": violation.message}
+def event_json(fold: Fold, event: dict[str, Any], caller: Caller) -> dict[str, Any]:
+    """One event as this caller may see it, with its standing flag or what withdrew it."""
+    finished = fold.outcome is not None
+    seq = event["seq"]
+    violation, withdrawn = fold.violation_at(seq), fold.withdrawn_at(seq)
+    return {
+        **visible_event(fold.game, event, caller, finished),
+        "violation": None if violation is None else flag_json(violation, caller.reader(finished)),
+        "voided": withdrawn is not None,
+        "withdrawn": None if withdrawn is None else {**flag_json(withdrawn.flag, caller.reader(finished)), "voided_by": withdrawn.voided_by},
+    }
 
 
 def game_json(game_id: str, fold: Fold, caller: Caller) -> dict[str, Any]:
     """The game as this caller may see it."""
-    shown = report(fold)
-    finished = shown["finished"]
+    finished = fold.outcome is not None
+    shown = report(fold, may_see=caller.reader(finished))
     seat = caller.seat if caller.role == "seat" else None
     body = {
         "id": game_id,
@@ -232,19 +240,19 @@ def append_event(game_id: str) -> tuple[Response, int]:
     if key is not None and not 1 <= len(key) <= 200:
         abort(400, "Idempotency-Key must have 1 to 200 characters")
     try:
-        appended = tables.append(game_id, body, expected_seq, key)
+        appended = tables.append(game_id, body, expected_seq, caller.idempotency_key(key))
     except RecordError as error:
         raise BadFields(error.errors, str(error)) from None
     except Conflict as conflict:
         return jsonify(error=str(conflict), current_seq=conflict.current_seq), 409
-    finished = appended.fold.outcome is not None
+    finished = appended.finished
     answer = {
         "seq": appended.seq,
         "event": visible_event(appended.fold.game, appended.event, caller, finished),
-        "violation": None if appended.violation is None else {"rule": appended.violation.rule, "message": appended.violation.message},
+        "violation": None if appended.violation is None else flag_json(appended.violation, caller.reader(finished)),
         "finished": finished,
     }
-    return jsonify(answer), 201 if appended.new else 200
+    return jsonify(answer), 201  # a retry answers exactly as the first time
 
 
 @bp.get("/games/<game_id>/events")
@@ -257,12 +265,8 @@ def list_events(game_id: str) -> Response:
     if wait > 0:
         tables.wait(game_id, after, wait)
     fold = tables.fold(game_id)
-    finished = fold.outcome is not None
-    events = [
-        {**visible_event(fold.game, event, caller, finished), "violation": violation_json(fold, event["seq"]), "voided": event["seq"] in fold.voided}
-        for event in tables.store.events(game_id, after=max(after, 0))
-    ]
-    return jsonify(events=events, seq=fold.seq, finished=finished)
+    events = [event_json(fold, event, caller) for event in tables.store.events(game_id, after=max(after, 0))]
+    return jsonify(events=events, seq=fold.seq, finished=fold.outcome is not None)
 
 
 @bp.get("/games/<game_id>/record")
@@ -270,7 +274,7 @@ def export_record(game_id: str) -> Response:
     """The game as a table record; before the end only the host may take it (it holds hands)."""
     caller = caller_at(game_id)
     fold = referee().tables.fold(game_id)
-    if fold.outcome is None and fold.game.private_events and not caller.is_host:
+    if fold.outcome is None and fold.game.hides_anything and not caller.is_host:
         abort(403, "until the game is over only the host can download the record")
     text = write_record(fold.header, referee().tables.store.events(game_id))
     return Response(

@@ -38,9 +38,10 @@ from werkzeug.wrappers import Response as BaseResponse
 from ..access import SPECTATOR, AccessDenied, Caller, SeatTaken, normalise_code, visible_event
 from ..games import GAMES, find_game
 from ..record import COMMON_EVENTS, FORMAT, RecordError, parse_header, read_record, write_record
-from ..replay import CORE_RULES, Fold
+from ..replay import CORE_RULES, Fold, flag_json
 from ..store import Conflict, UnknownGame
 from . import referee, refusal
+from .api import event_json
 
 bp = Blueprint("pages", __name__)
 htmx = HTMX()
@@ -224,10 +225,10 @@ def table_context(game_id: str, fold: Fold, caller: Caller, error: str | None = 
     store = referee().tables.store
     finished = fold.outcome is not None
     flagged = []
-    for flagged_seq, violation in [(s, v) for s, v in fold.violations if s not in fold.voided][-5:]:
+    for flagged_seq, violation in fold.violations[-5:]:
         event = store.event(game_id, flagged_seq) or {}
         mine = caller.is_host or (seat is not None and seat in (event.get("seat"), event.get("by")))
-        flagged.append({"seq": flagged_seq, "rule": violation.rule, "message": violation.message, "mine": mine})
+        flagged.append({"seq": flagged_seq, **flag_json(violation, caller.reader(finished)), "mine": mine})
     return {
         "game_id": game_id,
         "fold": fold,
@@ -281,7 +282,7 @@ def log_from(game_id: str, form: Any) -> Any:
     error = refusal(game_id, caller, body)
     if error is None:
         try:
-            appended = referee().tables.append(game_id, body, key=form.get("key") or None)
+            appended = referee().tables.append(game_id, body, key=caller.idempotency_key(form.get("key") or None))
             fold = appended.fold
         except (RecordError, Conflict) as problem:
             error = str(problem)
@@ -334,13 +335,12 @@ def history(game_id: str) -> str:
     at = request.args.get("at", type=int)
     then = referee().tables.fold_at(game_id, at) if at is not None else None
     seat = caller.seat if caller.role == "seat" else None
-    events = [
-        {**visible_event(fold.game, e, caller, finished), "violation": fold.violation_at(e["seq"]), "voided": e["seq"] in fold.voided}
-        for e in referee().tables.store.events(game_id)
-    ]
-    first = next((e["seq"] for e in events if e["violation"] is not None), None)
+    events = [event_json(fold, e, caller) for e in referee().tables.store.events(game_id)]
+    reasons = {e["seq"]: e.get("reason") for e in events if e["type"] == "void"}
+    # Where it went wrong: the first flag, standing or withdrawn by a correction.
+    first = next((e["seq"] for e in events if e["violation"] or (e["withdrawn"] and e["withdrawn"]["rule"])), None)
     return render_template(
-        "history.html", fold=fold, game_id=game_id, events=events, at=at, first_violation=first,
+        "history.html", fold=fold, game_id=game_id, events=events, reasons=reasons, at=at, first_violation=first,
         then_view=None if then is None else then.view(seat), then=then, game=fold.game, caller=caller,
     )
 
@@ -378,7 +378,7 @@ def running_totals_chart(game: str, detail: dict[str, Any]) -> str | None:
 def record(game_id: str) -> Response:
     """Download the table record; hands stay with the host until the game is over."""
     fold = fold_of(game_id)
-    if fold.outcome is None and fold.game.private_events and not page_caller(game_id).is_host:
+    if fold.outcome is None and fold.game.hides_anything and not page_caller(game_id).is_host:
         abort(403, "Until the game is over only the host can download the record.")
     text = write_record(fold.header, referee().tables.store.events(game_id))
     return Response(text, mimetype="application/jsonl", headers={"Content-Disposition": f'attachment; filename="{fold.header.game}-{game_id}.jsonl"'})

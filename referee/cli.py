@@ -197,9 +197,10 @@ def serve(host: str, port: int, threads: int, db_path: str) -> None:
 
     from .web import create_app
 
-    app = create_app({"DATABASE": os.path.abspath(db_path)})
+    addresses = lan_addresses() if host in ("0.0.0.0", "::") else [host]
+    public = f"http://{addresses[0]}:{port}" if addresses else f"http://127.0.0.1:{port}"
+    app = create_app({"DATABASE": os.path.abspath(db_path), "PUBLIC_URL": public})
     if host in ("0.0.0.0", "::"):
-        addresses = lan_addresses()
         if not addresses:
             click.echo(
                 "Warning: this machine has no address on a network; phones cannot reach it. "

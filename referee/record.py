@@ -24,6 +24,7 @@ from .games import find_game, game_names
 from .games.base import Game, Seat
 
 FORMAT = "table-record/1"
+MAX_SEQ = 2**53  # seqs and targets beyond are refused: SQLite integers are 64-bit
 EVENT_KEYS_FIRST = ("seq", "type")
 EVENT_KEYS_LAST = ("at", "by", "id")
 
@@ -55,7 +56,7 @@ class Logger(fields.Field):
 
 
 ENVELOPE = {
-    "seq": fields.Integer(strict=True, required=True, validate=validate.Range(min=1)),
+    "seq": fields.Integer(strict=True, required=True, validate=validate.Range(min=1, max=MAX_SEQ)),
     "type": fields.String(required=True),
     "at": fields.String(validate=_iso8601),
     "by": Logger(),
@@ -64,7 +65,7 @@ ENVELOPE = {
 
 COMMON_EVENTS: dict[str, dict[str, fields.Field]] = {
     "void": {
-        "target": fields.Integer(strict=True, required=True),
+        "target": fields.Integer(strict=True, required=True, validate=validate.Range(max=MAX_SEQ)),
         "reason": fields.String(validate=validate.Length(max=1000)),
     },
     "note": {"text": fields.String(required=True, validate=validate.Length(max=2000))},
@@ -97,7 +98,9 @@ class HeaderSchema(Schema):
                 "seats",
             )
         try:
-            game.load_options(data["options"])
+            # Options are checked against the seats too (a `first` seat that exists), so a
+            # header that is accepted always starts a game.
+            game.initial(names, game.load_options(data["options"]))
         except ValidationError as error:
             raise ValidationError(error.messages, "options") from None
 
@@ -157,6 +160,7 @@ def parse_header(obj: Any, line: int | None = 1) -> Header:
     """A header from its JSON object; raises RecordError naming the line."""
     if not isinstance(obj, dict):
         raise RecordError("the header must be a JSON object", line)
+    _valid_text(obj, line)
     try:
         data = HeaderSchema().load(obj)
     except ValidationError as error:
@@ -224,14 +228,29 @@ def parse_event(header: Header, obj: Any, seq: int, line: int | None = None) -> 
     if data["seq"] != seq:
         reason = f"seq: expected {seq}, found {data['seq']}"
         raise RecordError(reason, line, {"seq": [reason]})
+    _valid_text(data, line)
     return {key: data[key] for key in event_order(header.game, event_type) if key in data}
 
 
-def _json_line(text: str, line: int) -> Any:
+def load_json(text: str | bytes, line: int | None = None) -> Any:
+    """JSON from a client or a file; hostile input (nesting 20,000 deep, a 5,000-digit
+    number, bad bytes) is a RecordError naming what is wrong, never a crash."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
         raise RecordError(f"invalid JSON: {error.msg} at column {error.colno}", line) from None
+    except RecursionError:
+        raise RecordError("invalid JSON: nested too deeply", line) from None
+    except ValueError as error:  # e.g. an integer with more digits than Python converts
+        raise RecordError(f"invalid JSON: {error}", line) from None
+
+
+def _valid_text(obj: Any, line: int | None) -> None:
+    """Every string can be stored as UTF-8 (JSON allows lone surrogates like "\\ud800")."""
+    try:
+        canonical(obj).encode("utf-8")
+    except UnicodeEncodeError:
+        raise RecordError("text must be valid Unicode: it contains a lone surrogate (\\ud800–\\udfff)", line) from None
 
 
 def read_record(text: str) -> Record:
@@ -241,12 +260,12 @@ def read_record(text: str) -> Record:
         lines.pop()
     if not lines:
         raise RecordError("the record is empty: line 1 must be the header", 1)
-    header = parse_header(_json_line(lines[0], 1), 1)
+    header = parse_header(load_json(lines[0], 1), 1)
     events = []
     for number, text_line in enumerate(lines[1:], start=2):
         if not text_line.strip():
             raise RecordError("empty line", number)
-        events.append(parse_event(header, _json_line(text_line, number), number - 1, number))
+        events.append(parse_event(header, load_json(text_line, number), number - 1, number))
     return Record(header, tuple(events))
 
 

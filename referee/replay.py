@@ -115,6 +115,9 @@ def judge(fold: Fold, event: Mapping[str, Any]) -> Violation | tuple[Any, Outcom
         return fold.state, Outcome(Termination.TABLE_END, reason)
     after = fold.game.apply(fold.state, event)
     if isinstance(after, Violation):
+        if kind in fold.game.private_events and "seat" in event:
+            # A flag on a private event (a logged hand) tells of its contents.
+            return Violation(after.rule, after.message, after.private_to | {event["seat"]})
         return after
     return after, fold.game.outcome(after)
 

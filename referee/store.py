@@ -98,6 +98,7 @@ class Store:
         self.path = str(path)
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            Path(self.path).touch(mode=0o600)  # secrets live here: owner only (WAL files follow)
         connection = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
         self.db = sqlite_utils.Database(connection)
         self.lock = threading.RLock()

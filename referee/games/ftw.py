@@ -11,6 +11,9 @@ Spec: shared/rules/ftw.md. Decisions where the spec is silent:
   elsewhere (`ftw.card.seen`). A card named twice in one list is `ftw.card.seen`.
 - A helper out of the card range is not one of the seat's helpers: `ftw.boost.helper`.
 - The pile keeps every card (house rule: laid overlapping), so `low` may take any of them.
+- A seat logs its hand at most once per round: a second `hand` is `ftw.reveal.twice`
+  (the spec has no own id for it; a hand is the private twin of a reveal). Flags that were
+  judged on a private hand name the seats concerned, so other phones see them redacted.
 """
 
 from __future__ import annotations
@@ -161,11 +164,16 @@ class Ftw(Game[State]):
                 return
             if place is None or place == ("hand", seat) or (allow_played and number in state.played[seat]):
                 continue
-            yield Violation("ftw.card.seen", f"{name} cannot hold card {number}: it is {self._where(state, place)}.")
+            # A card in another hand may be known from that seat's private `hand`.
+            concerned = frozenset({place[1]}) if place[0] == "hand" else frozenset()
+            yield Violation("ftw.card.seen", f"{name} cannot hold card {number}: it is {self._where(state, place)}.", concerned)
             return
 
     def _hand_checks(self, state: State, event: Event) -> Iterator[Violation]:
         seat, cards = event["seat"], event["cards"]
+        if state.hands[seat] is not None or state.revealed[seat] is not None:
+            yield Violation("ftw.reveal.twice", f"{state.names[seat]}'s hand is already logged this round.")
+            return
         yield from self._range_checks(state, cards)
         yield from self._seen_checks(state, seat, cards, allow_played=True)
         size = start_size(state.seat_count)
@@ -198,7 +206,7 @@ class Ftw(Game[State]):
                 yield from self._boost_checks(state, event, top)
         hand = state.hands[seat]
         if hand is not None and played not in hand:
-            yield Violation("ftw.hand.cards", f"{name} played {played}, which is not in {name}'s hand.")
+            yield Violation("ftw.hand.cards", f"{name} played {played}, which is not in {name}'s hand.", frozenset({seat}))
 
     def _boost_checks(self, state: State, event: Event, top: int) -> Iterator[Violation]:
         seat, helpers = event["seat"], event["helpers"]
@@ -232,7 +240,7 @@ class Ftw(Game[State]):
             yield Violation("ftw.reveal.count", f"{name} reveals {len(cards)} cards but holds {state.sizes[seat]}.")
         missing = sorted(state.known[seat] - set(cards))
         if missing:
-            yield Violation("ftw.reveal.known", f"{name}'s revealed hand lacks {', '.join(map(str, missing))}, known to be in it.")
+            yield Violation("ftw.reveal.known", f"{name}'s revealed hand lacks {', '.join(map(str, missing))}, known to be in it.", frozenset({seat}))
 
     # --- effects --------------------------------------------------------------------
 

@@ -242,7 +242,7 @@ class KarrierePoker(Game[State]):
         loaded = super().load_options(options)
         if "positions" in loaded:
             names = loaded["positions"]
-            if len(set(names)) != len(names) or names[0] != "Boss" or names[-1] != "Tellerwäscher":
+            if not names or len(set(names)) != len(names) or names[0] != "Boss" or names[-1] != "Tellerwäscher":
                 raise ValidationError(
                     {"positions": ['Positions must differ, the first "Boss", the last "Tellerwäscher".']}
                 )
@@ -250,7 +250,7 @@ class KarrierePoker(Game[State]):
 
     def initial(self, seats: Sequence[str], options: Mapping[str, Any]) -> State:
         n = len(seats)
-        positions = options.get("positions") or [*POSITIONS[: n - 1], POSITIONS[-1]]
+        positions = options.get("positions", [*POSITIONS[: n - 1], POSITIONS[-1]])
         if len(positions) != n:
             raise ValidationError({"positions": [f"Give {n} positions, one per player."]})
         return State(tuple(seats), tuple(positions), options["end"], JOKERS_BY_PLAYERS[n])
@@ -291,13 +291,15 @@ class KarrierePoker(Game[State]):
         others = [h for s, h in enumerate(state.dealt) if s != seat and h is not None]
         dealt_in_all = add(cards, tuple(map(sum, zip(NO_CARDS, *others))))
         short = self._over_supply(state, dealt_in_all)
+        concerned = {seat}  # the hand itself is private to its seat
         if short:
             problems.append(f"the deck has only {short}")
+            concerned |= {s for s, h in enumerate(state.dealt) if h is not None}
         change = state.changes[seat]
         if change is not None and min(add(cards, change)) < 0:
             problems.append(f"{name} has already played or given cards this hand does not hold")
         if problems:
-            yield Violation("kp.hand.deal", f"This hand cannot have been dealt: {'; '.join(problems)}.")
+            yield Violation("kp.hand.deal", f"This hand cannot have been dealt: {'; '.join(problems)}.", frozenset(concerned))
 
     def _exchange_checks(self, state: State, event: Event) -> Iterator[Violation]:
         giver, receiver = event["seat"], event["to"]
@@ -335,6 +337,7 @@ class KarrierePoker(Game[State]):
                     "kp.exchange.cards",
                     f"{names[giver]} must give {names[receiver]} the {count} {which} cards dealt "
                     f"({', '.join(map(str, due))}), not {', '.join(map(str, event['cards']))}.",
+                    frozenset({giver}),  # judged on the giver's logged hand
                 )
 
     def _play_checks(self, state: State, event: Event) -> Iterator[Violation]:
@@ -383,7 +386,7 @@ class KarrierePoker(Game[State]):
             yield Violation("kp.deck.supply", f"{name} played {describe(cards)}, but the deck has only {short}.")
         hand = state.hands[seat]
         if hand is not None and not contains(hand, to_counts(cards)):
-            yield Violation("kp.hand.cards", f"{name} played {describe(cards)}, but does not hold them.")
+            yield Violation("kp.hand.cards", f"{name} played {describe(cards)}, but does not hold them.", frozenset({seat}))
 
     # --- effects: each folds a legal event into a new state ------------------------------
 

@@ -8,12 +8,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, abort, current_app, request
+from flask import Flask, Response, abort, current_app, request
 from limits import parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
 from ..access import Access, Caller, may_log
+from ..record import MAX_SEQ
 from ..store import Store
 from ..tables import Tables
 
@@ -62,7 +63,8 @@ def referee() -> Referee:
 def refusal(game_id: str, caller: Caller, body: dict[str, Any]) -> str | None:
     """Why this caller may not log this event here (None: allowed); a void needs its target."""
     target = body.get("target") if body.get("type") == "void" else None
-    event = referee().tables.store.event(game_id, target) if type(target) is int else None
+    known = type(target) is int and 0 < target <= MAX_SEQ  # else the schema refuses it
+    event = referee().tables.store.event(game_id, target) if known else None
     return may_log(caller, body, event)
 
 
@@ -99,7 +101,24 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(api.bp)
     pages.init_app(app)
+    app.after_request(security_headers)
     return app
+
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+)
+
+
+def security_headers(response: Response) -> Response:
+    """Only the app's own scripts, no framing, no sniffing; nothing private is cached."""
+    response.headers.setdefault("Content-Security-Policy", CSP)
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "same-origin")
+    if request.endpoint != "pages.htmx_script":
+        response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def _instance_secret(path: Path) -> str:

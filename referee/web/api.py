@@ -12,12 +12,14 @@ from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 from werkzeug.exceptions import HTTPException
 
 from ..access import AccessDenied, Caller, SeatTaken, visible_event
-from ..record import FORMAT, Header, RecordError, parse_header, read_record, write_record
+from ..record import FORMAT, MAX_SEQ, Header, RecordError, load_json, parse_header, read_record, write_record
 from ..replay import Fold, flag_json, report
 from ..store import Conflict, UnknownGame
 from . import referee, refusal
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+# Not a CORS-safelisted type, so no other site's page can post a record here unasked.
+RECORD_TYPES = ("application/jsonl", "application/x-ndjson", "application/json")
 
 
 class CreateGame(Schema):
@@ -70,7 +72,10 @@ def json_body(schema: Schema) -> dict[str, Any]:
     """The request's JSON object loaded by `schema`: 415, 400 with field errors otherwise."""
     if not request.is_json:
         abort(415, "send JSON with Content-Type: application/json")
-    data = request.get_json(silent=True)
+    try:
+        data = load_json(request.get_data())
+    except RecordError as error:
+        abort(400, str(error))
     if not isinstance(data, dict):
         abort(400, "the body must be a JSON object")
     try:
@@ -166,10 +171,14 @@ def create_game() -> tuple[Response, int]:
 
 @bp.post("/games/import")
 def import_game() -> tuple[Response, int]:
-    """Store a whole table record (the request body, JSON Lines) as a new game."""
+    """Store a whole table record (the request body, JSON Lines) as a new game, all or nothing."""
+    if request.mimetype not in RECORD_TYPES:
+        abort(415, f"send the record with Content-Type: {RECORD_TYPES[0]}")
     try:
-        text = request.get_data(as_text=True)
+        text = request.get_data().decode("utf-8")
         record = read_record(text)
+    except UnicodeDecodeError as error:
+        abort(400, f"the record is not UTF-8: {error.reason} at byte {error.start}")
     except RecordError as error:
         raise BadFields(error.errors, str(error)) from None
     return created(referee().tables.import_record(record))
@@ -259,7 +268,7 @@ def append_event(game_id: str) -> tuple[Response, int]:
 def list_events(game_id: str) -> Response:
     """Events after `after`; with `wait=N` waits up to N seconds for the next one (long-poll)."""
     caller = caller_at(game_id)
-    after = request.args.get("after", 0, type=int)
+    after = min(request.args.get("after", 0, type=int), MAX_SEQ)
     wait = min(request.args.get("wait", 0, type=float), current_app.config["LONG_POLL_SECONDS"])
     tables = referee().tables
     if wait > 0:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.resources
 import re
+from urllib.parse import urlsplit, urlunsplit
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +38,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from ..access import SPECTATOR, AccessDenied, Caller, SeatTaken, normalise_code, visible_event
 from ..games import GAMES, find_game
-from ..record import COMMON_EVENTS, FORMAT, RecordError, parse_header, read_record, write_record
+from ..record import COMMON_EVENTS, FORMAT, MAX_SEQ, RecordError, parse_header, read_record, write_record
 from ..replay import CORE_RULES, Fold, flag_json
 from ..store import Conflict, UnknownGame
 from . import referee, refusal
@@ -48,6 +49,7 @@ htmx = HTMX()
 csrf = CSRFProtect()
 babel = Babel()
 TOKEN_COOKIE = "referee_token"
+MAX_FORM_CARDS = 64  # more than any game's hand: a bigger count is refused by the schema
 LANGUAGES = ("en", "de")
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 
@@ -76,6 +78,13 @@ def compile_translations(target: Path) -> str:
             with mo_path.open("wb") as out:
                 write_mo(out, catalog)
     return str(target)
+
+
+def public_url(endpoint: str, **values: Any) -> str:
+    """A link for other phones: from the configured PUBLIC_URL (set by `referee serve`),
+    never from the request's Host header, which a client chooses."""
+    base = current_app.config.get("PUBLIC_URL") or request.host_url
+    return base.rstrip("/") + url_for(endpoint, **values)
 
 
 def choose_language() -> str:
@@ -146,9 +155,9 @@ def new_game() -> Any:
 def options_from_form(game: str, form: Any) -> dict[str, Any]:
     options: dict[str, Any] = {}
     if form.get("end_kind") and form["end_kind"] != "open":
-        options["end"] = {"kind": form["end_kind"], "count": int(form.get("end_count") or 1)}
-    if form.get("first", "").strip().isdigit() and game != "karriere-poker":
-        options["first"] = int(form["first"])
+        options["end"] = {"kind": form["end_kind"], "count": parse_value(form.get("end_count") or "1")}
+    if form.get("first", "").strip() and game != "karriere-poker":
+        options["first"] = parse_value(form["first"])
     if game == "employee-of-the-month":
         options["fewest_needs_one"] = form.get("fewest_needs_one") == "on"
     return options
@@ -161,7 +170,7 @@ def host(game_id: str) -> Any:
     if not page_caller(game_id).is_host:
         return redirect(url_for("pages.table", game_id=game_id))
     code = referee().access.join_code(game_id) or ""
-    link = url_for("pages.join_link", code=code, _external=True)
+    link = public_url("pages.join_link", code=code)
     qr = segno.make(link, error="m").svg_inline(scale=6, dark="#111", light="#fff")
     return render_template("host.html", fold=fold, game_id=game_id, code=code, link=link, qr=qr)
 
@@ -169,8 +178,10 @@ def host(game_id: str) -> Any:
 @bp.get("/j/<code>")
 def join_link(code: str) -> Any:
     """The link in the QR code: straight to the seat picker."""
+    referee().guesses.check()
     game_id = referee().access.game_for_code(code)
     if game_id is None:
+        referee().guesses.failed()
         abort(404, "No game has this code.")
     return redirect(url_for("pages.seats", game_id=game_id, code=normalise_code(code)))
 
@@ -254,7 +265,7 @@ def table(game_id: str) -> str:
 def live(game_id: str) -> str:
     """Long-poll: answers with the table as soon as another phone logs, or after a while."""
     fold_of(game_id)
-    after = request.args.get("after", 0, type=int)
+    after = seq_arg("after") or 0
     referee().tables.wait(game_id, after, current_app.config["LONG_POLL_SECONDS"])
     fold = fold_of(game_id)
     return render_template("table_panel.html", **table_context(game_id, fold, page_caller(game_id)))
@@ -278,8 +289,11 @@ def void(game_id: str, seq: int) -> Any:
 def log_from(game_id: str, form: Any) -> Any:
     fold = fold_of(game_id)
     caller = page_caller(game_id)
-    body = event_from_form(fold, form, caller)
-    error = refusal(game_id, caller, body)
+    try:
+        body = event_from_form(fold, form, caller)
+        error = refusal(game_id, caller, body)
+    except RecordError as problem:
+        error = str(problem)
     if error is None:
         try:
             appended = referee().tables.append(game_id, body, key=caller.idempotency_key(form.get("key") or None))
@@ -303,8 +317,10 @@ def event_from_form(fold: Fold, form: Any, caller: Caller) -> dict[str, Any]:
         if name == "seat":
             body["seat"] = caller.seat if caller.role == "seat" else form.get("seat", type=int)
         elif name == "cards" and form.get("pick"):
-            pick, count, jokers = form["pick"], form.get("count", 1, type=int), form.get("jokers", 0, type=int)
-            body["cards"] = ["J"] * count if pick == "J" else [int(pick)] * count + ["J"] * jokers
+            # Counts are bounded before a list is built: the schema then names what is wrong.
+            pick = parse_value(form["pick"])
+            count, jokers = form_count(form, "count", 1), form_count(form, "jokers", 0)
+            body["cards"] = ["J"] * count if pick == "J" else [pick] * count + ["J"] * jokers
         elif isinstance(field, fields.List):
             values = form.getlist(name) if len(form.getlist(name)) > 1 else raw.replace(",", " ").split()
             if values or name in ("helpers",):
@@ -316,11 +332,26 @@ def event_from_form(fold: Fold, form: Any, caller: Caller) -> dict[str, Any]:
     return body
 
 
+def form_count(form: Any, name: str, default: int) -> int:
+    """A count of cards from a form, bounded before a list is built; RecordError if not a number."""
+    value = parse_value(form.get(name) or str(default))
+    if not isinstance(value, int):
+        raise RecordError(f"{name}: {value!r} is not a number", errors={name: ["Not a number."]})
+    return min(max(value, 0), MAX_FORM_CARDS)
+
+
 def parse_value(text: str) -> Any:
+    """A form value as the schema expects it: small whole numbers as int, the rest as text."""
     text = str(text).strip()
-    if re.fullmatch(r"-?\d+", text):
+    if re.fullmatch(r"-?[0-9]{1,15}", text):
         return int(text)
     return "J" if text.lower() in ("j", "joker") else text
+
+
+def seq_arg(name: str) -> int | None:
+    """A seq from the query string, within what SQLite stores (None when absent or bad)."""
+    value = request.args.get(name, type=int)
+    return None if value is None else min(max(value, 0), MAX_SEQ)
 
 
 # --- history, results, records ---------------------------------------------------------------
@@ -332,7 +363,7 @@ def history(game_id: str) -> str:
     fold = fold_of(game_id)
     caller = page_caller(game_id)
     finished = fold.outcome is not None
-    at = request.args.get("at", type=int)
+    at = seq_arg("at")
     then = referee().tables.fold_at(game_id, at) if at is not None else None
     seat = caller.seat if caller.role == "seat" else None
     events = [event_json(fold, e, caller) for e in referee().tables.store.events(game_id)]
@@ -410,8 +441,10 @@ def rules(game: str) -> str:
 
 @bp.get("/lang/<code>")
 def language(code: str) -> BaseResponse:
-    """Switch the language (German or English)."""
-    response = redirect(request.referrer or url_for("pages.home"))
+    """Switch the language (German or English) and go back to the page, on this site only."""
+    back = urlsplit(request.referrer or "")
+    same_site = back.netloc == request.host and back.scheme in ("http", "https")
+    response = redirect(urlunsplit(("", "", back.path, back.query, "")) if same_site and back.path.startswith("/") else url_for("pages.home"))
     if code in LANGUAGES:
         response.set_cookie("lang", code, samesite="Lax", httponly=True, max_age=60 * 60 * 24 * 365)
     return response

@@ -1,0 +1,325 @@
+"""Hardening: no secret leaks through any channel, hostile input never breaks a game."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from conftest import EVENTS_DIR
+from flask import Flask
+from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee.cli import main
+from referee.games import GAMES
+from referee.games.base import REDACTED
+from referee.record import RecordError, parse_header, read_record
+from referee.replay import replay, report
+from referee.store import Store
+from referee.web import create_app
+from test_api import Table, bearer
+
+FTW = {"game": "ftw", "seats": ["Anna", "Ben", "Cem"]}
+ANNA_FTW = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
+BEN_PROBE = [5, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23]  # 5 is in Anna's logged hand
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Flask:
+    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "h.sqlite3"), "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False})
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+# --- 1. private information through side channels ------------------------------------------
+
+
+def every_text(client: FlaskClient, table: Table, headers: dict[str, str]) -> str:
+    """Everything this caller can read of the game: API state, events, and the pages."""
+    api = [f"/api/games/{table.id}", f"/api/games/{table.id}/events"]
+    pages = [f"/g/{table.id}", f"/g/{table.id}/history", f"/g/{table.id}/history?at=2", f"/g/{table.id}/result"]
+    texts = [client.get(path, headers=headers).get_data(as_text=True) for path in api]
+    cookie = headers.get("Authorization", " ").split(" ")[1]
+    for path in pages:
+        client.set_cookie("referee_token", cookie, path=f"/g/{table.id}") if cookie else client.delete_cookie("referee_token", path=f"/g/{table.id}")
+        texts.append(client.get(path).get_data(as_text=True))
+    client.delete_cookie("referee_token", path=f"/g/{table.id}")
+    return "\n".join(texts)
+
+
+def test_a_probing_hand_never_names_the_cards_in_another_seats_private_hand(client: FlaskClient) -> None:
+    table = Table(client, FTW, claim=(0, 1))
+    assert table.log({"type": "hand", "seat": 0, "cards": ANNA_FTW}, table.seats[0]).json["violation"] is None
+    probe = table.log({"type": "hand", "seat": 1, "cards": BEN_PROBE}, table.seats[1]).json
+    # Ben learns only that the rule fired: not where card 5 is, nor whose hand it is in.
+    assert probe["violation"] == {"rule": "ftw.card.seen", "message": REDACTED}
+    for headers in ({}, bearer(table.seats[1])):
+        seen = every_text(client, table, headers)
+        assert "in Anna&#39;s hand" not in seen and "in Anna's hand" not in seen
+        assert "ftw.card.seen" in seen
+    # The sentence tells of two private hands, Anna's and Ben's: only the host reads it.
+    assert "Ben cannot hold card 5: it is in Anna's hand." in client.get(f"/api/games/{table.id}", headers=bearer(table.host)).get_data(as_text=True)
+    assert REDACTED in client.get(f"/api/games/{table.id}", headers=bearer(table.seats[0])).get_data(as_text=True)
+    # Once the game is over, nothing is secret any more.
+    table.log({"type": "end", "reason": "time"})
+    assert "it is in Anna's hand" in client.get(f"/api/games/{table.id}").get_data(as_text=True)
+
+
+def test_a_seat_logs_its_hand_once_per_round(client: FlaskClient) -> None:
+    table = Table(client, FTW, claim=(0,))
+    assert table.log({"type": "hand", "seat": 0, "cards": ANNA_FTW}, table.seats[0]).json["violation"] is None
+    again = table.log({"type": "hand", "seat": 0, "cards": ANNA_FTW}, table.seats[0]).json
+    assert again["violation"]["rule"] == "ftw.reveal.twice"
+
+
+def test_a_flag_on_a_private_hand_is_redacted_for_everyone_else(client: FlaskClient) -> None:
+    # Anna's hand of 11 cards is flagged; the sentence would tell others what she holds.
+    table = Table(client, FTW, claim=(0, 1))
+    table.log({"type": "hand", "seat": 0, "cards": ANNA_FTW[:11]}, table.seats[0])
+    events = client.get(f"/api/games/{table.id}/events", headers=bearer(table.seats[1])).json["events"]
+    assert events[0]["violation"] == {"rule": "ftw.reveal.count", "message": REDACTED}
+    own = client.get(f"/api/games/{table.id}/events", headers=bearer(table.seats[0])).json["events"]
+    assert own[0]["violation"]["message"] == "Anna's hand has 11 cards; hands hold 12 after the pass."
+
+
+def test_karriere_poker_deck_supply_of_a_hand_does_not_reveal_other_hands(client: FlaskClient) -> None:
+    table = Table(client, claim=(0, 1))
+    table.log({"type": "deal", "dealer": 3})
+    table.log({"type": "hand", "seat": 0, "cards": [13] * 4 + list(range(1, 10))}, table.seats[0])
+    probe = table.log({"type": "hand", "seat": 1, "cards": [13] + list(range(1, 13))}, table.seats[1]).json
+    assert probe["violation"] == {"rule": "kp.hand.deal", "message": REDACTED}
+    host_view = client.get(f"/api/games/{table.id}", headers=bearer(table.host)).json["violations"]
+    assert "the deck has only four 13s" in host_view[0]["message"]
+
+
+def test_the_employee_of_the_month_record_is_the_hosts_until_the_end(client: FlaskClient) -> None:
+    table = Table(client, {"game": "employee-of-the-month", "seats": ["Anna", "Ben", "Cem"]}, claim=(1,))
+    for headers in ({}, bearer(table.seats[1])):
+        assert client.get(f"/api/games/{table.id}/record", headers=headers).status_code == 403
+    assert client.get(f"/api/games/{table.id}/record", headers=bearer(table.host)).status_code == 200
+    table.log({"type": "end"})
+    assert client.get(f"/api/games/{table.id}/record").status_code == 200
+
+
+# --- 2. a game can never be poisoned -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "game, options, field",
+    [
+        ("ftw", {"first": 99}, "first"),
+        ("ftw", {"first": 2**63}, "first"),
+        ("employee-of-the-month", {"first": 4}, "first"),
+        ("karriere-poker", {"positions": ["Boss", "Worker"]}, "positions"),
+        ("karriere-poker", {"positions": []}, "positions"),
+    ],
+)
+def test_options_out_of_range_are_refused_at_creation(client: FlaskClient, tmp_path: Path, game: str, options: dict[str, Any], field: str) -> None:
+    body = {"game": game, "seats": ["Anna", "Ben", "Cem", "Dora"], "options": options}
+    answer = client.post("/api/games", json=body)
+    assert answer.status_code == 400 and field in json.dumps(answer.json["fields"])
+    record = tmp_path / "poisoned.jsonl"
+    record.write_text(json.dumps({"format": "table-record/1", **body}) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["replay", str(record)])
+    assert result.exit_code == 2 and "line 1: options" in result.output
+
+
+HEADERS = st.fixed_dictionaries(
+    {"format": st.just("table-record/1"), "game": st.sampled_from(sorted(GAMES)),
+     "seats": st.lists(st.text(min_size=1, max_size=5), min_size=0, max_size=11)},
+    optional={"options": st.dictionaries(st.sampled_from(["first", "positions", "end", "fewest_needs_one", "x"]),
+                                         st.none() | st.integers(-2**64, 2**64) | st.lists(st.text(max_size=3), max_size=12)
+                                         | st.fixed_dictionaries({"kind": st.sampled_from(["games", "rounds", "open", "x"]), "count": st.integers(-3, 2**64)}),
+                                         max_size=3)},
+)
+EVENT = st.dictionaries(st.sampled_from(["type", "seat", "cards", "card", "dealer", "to", "target", "count", "row", "take", "helpers"]),
+                        st.none() | st.integers(-3, 2**64) | st.sampled_from(["deal", "play", "hand", "high", "bid", "start", "void"])
+                        | st.lists(st.integers(-1, 70) | st.just("J"), max_size=14), max_size=5)
+
+
+@settings(max_examples=300, deadline=None)
+@given(header=HEADERS, bodies=st.lists(EVENT, max_size=8))
+def test_replay_never_raises_on_any_header_or_event(header: dict[str, Any], bodies: list[dict[str, Any]]) -> None:
+    lines = [json.dumps(header)] + [json.dumps({**body, "seq": seq}) for seq, body in enumerate(bodies, start=1)]
+    try:
+        record = read_record("\n".join(lines) + "\n")
+    except RecordError:
+        return  # a format error: refused with a message
+    report(replay(record.header, record.events))  # a verdict, never an exception
+
+
+# --- 3. no 500 on hostile input ------------------------------------------------------------
+
+
+def test_hostile_json_is_a_400(client: FlaskClient) -> None:
+    table = Table(client, claim=())
+    deep = "[" * 20000 + "]" * 20000
+    answer = client.post(f"/api/games/{table.id}/events", data=deep, content_type="application/json", headers=bearer(table.host))
+    assert answer.status_code == 400 and "nested too deeply" in answer.json["error"]
+    for target in (2**63, 2**70):
+        huge = table.log({"type": "void", "target": target})
+        assert huge.status_code == 400 and "target" in huge.json["fields"]
+    assert client.get(f"/api/games/{table.id}/events?after={2**70}").status_code == 200
+    surrogate = client.post(f"/api/games/{table.id}/events", data='{"type": "note", "text": "\\ud800"}',
+                            content_type="application/json", headers=bearer(table.host))
+    assert surrogate.status_code == 400 and "lone surrogate" in surrogate.json["error"]
+    digits = '{"format": "table-record/1", "game": "ftw", "seats": ["A", "B"], "options": {"first": ' + "9" * 5000 + "}}\n"
+    imported = client.post("/api/games/import", data=digits, content_type="application/jsonl")
+    assert imported.status_code == 400 and "line 1: invalid JSON" in imported.json["error"]
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        {"type": "play", "seat": "0", "pick": "abc", "count": "1"},
+        {"type": "play", "seat": "0", "pick": "7", "count": "abc"},
+        {"type": "play", "seat": "0", "pick": "7", "count": "50000000"},
+        {"type": "play", "seat": "0", "pick": "7", "count": "3", "jokers": "99999999"},
+        {"type": "void", "target": str(2**70)},
+    ],
+)
+def test_hostile_page_forms_are_answered_clearly(client: FlaskClient, form: dict[str, str]) -> None:
+    game_id = client.post("/new", data={"game": "karriere-poker", "seats": "Anna\nBen\nCem\nDora"}).headers["Location"].split("/")[2]
+    client.post(f"/g/{game_id}/log", data={"type": "deal", "dealer": "3"}, headers={"HX-Request": "true"})
+    answer = client.post(f"/g/{game_id}/log", data=form, headers={"HX-Request": "true"})
+    assert answer.status_code == 200 and 'class="flash"' in answer.get_data(as_text=True)
+    assert len(client.get(f"/api/games/{game_id}/events", headers={}).json["events"]) == 1
+
+
+@pytest.mark.parametrize("first", ["²", "abc", "9" * 30])
+def test_new_game_form_options_never_crash(client: FlaskClient, first: str) -> None:
+    answer = client.post("/new", data={"game": "ftw", "seats": "Anna\nBen", "first": first})
+    assert answer.status_code == 400
+
+
+# --- 5. imports are all or nothing ---------------------------------------------------------
+
+
+def test_an_import_with_a_bad_line_stores_no_game(client: FlaskClient, app: Flask) -> None:
+    text = (EVENTS_DIR / "karriere-poker-4-players.jsonl").read_text(encoding="utf-8").splitlines()
+    text[39] = text[39].replace('"type": ', '"type": "nope", "x": ')
+    answer = client.post("/api/games/import", data="\n".join(text) + "\n", content_type="application/jsonl")
+    assert answer.status_code == 400 and "line 40" in answer.json["error"]
+    assert Store(app.config["DATABASE"]).games() == []
+
+
+def test_an_import_must_say_it_is_a_record(client: FlaskClient) -> None:
+    text = (EVENTS_DIR / "ftw-3-players.jsonl").read_text(encoding="utf-8")
+    assert client.post("/api/games/import", data=text, content_type="text/plain").status_code == 415
+
+
+# --- 7. tamper evidence of the whole log ---------------------------------------------------
+
+
+def stored_game(tmp_path: Path) -> tuple[Store, str]:
+    store = Store(tmp_path / "t.sqlite3")
+    from referee.tables import Tables
+
+    game = Tables(store).import_record(read_record((EVENTS_DIR / "ftw-3-players.jsonl").read_text(encoding="utf-8")))
+    return store, game
+
+
+def raw(store: Store) -> sqlite3.Connection:
+    connection = sqlite3.connect(store.path, isolation_level=None)
+    for trigger in ("events_append_only_update", "events_append_only_delete"):
+        connection.execute(f"DROP TRIGGER {trigger}")
+    return connection
+
+
+def test_deleting_the_last_row_is_detected(tmp_path: Path) -> None:
+    store, game = stored_game(tmp_path)
+    last, _ = store.head(game)
+    raw(store).execute("DELETE FROM events WHERE game = ? AND seq = ?", [game, last])
+    assert Store(store.path).verify() == [f"game {game} seq {last}: the log ends at seq {last - 1}, its head says {last} (rows deleted or forged)"]
+
+
+def test_a_forged_row_appended_is_detected(tmp_path: Path) -> None:
+    from referee.store import chain_hash
+
+    store, game = stored_game(tmp_path)
+    last, head = store.head(game)
+    line = json.dumps({"seq": last + 1, "type": "note", "text": "forged"})
+    raw(store).execute("INSERT INTO events (game, seq, body, hash, stored_at) VALUES (?, ?, ?, ?, 'x')", [game, last + 1, line, chain_hash(head, line)])
+    assert "rows deleted or forged" in Store(store.path).verify()[0]
+
+
+def test_an_edited_row_with_the_chain_recomputed_is_detected_by_the_head_and_the_receipt(tmp_path: Path) -> None:
+    from referee.store import chain_hash
+
+    store, game = stored_game(tmp_path)
+    _, receipt = store.head(game)
+    connection = raw(store)
+    rows = connection.execute("SELECT seq, body FROM events WHERE game = ? ORDER BY seq", [game]).fetchall()
+    previous = connection.execute("SELECT hash FROM games WHERE id = ?", [game]).fetchone()[0]
+    for seq, body in rows:
+        body = body.replace('"seat": 1', '"seat": 2') if seq == 5 else body
+        previous = chain_hash(previous, body)
+        connection.execute("UPDATE events SET body = ?, hash = ? WHERE game = ? AND seq = ?", [body, previous, game, seq])
+    assert "rows rewritten" in Store(store.path).verify()[0]
+    # Even when the forger moves the head too, the players' receipt catches it.
+    connection.execute("UPDATE games SET head_hash = ? WHERE id = ?", [previous, game])
+    assert Store(store.path).verify() == []
+    result = CliRunner().invoke(main, ["verify", "--db", store.path, "--head", f"{game}:{receipt}"])
+    assert result.exit_code == 1 and "another hash than the receipt" in result.output
+
+
+def test_insert_or_replace_cannot_get_past_the_triggers(tmp_path: Path) -> None:
+    store, game = stored_game(tmp_path)
+    connection = sqlite3.connect(store.path)
+    with pytest.raises(sqlite3.IntegrityError, match="REPLACE is not allowed"):
+        connection.execute("INSERT OR REPLACE INTO events (game, seq, body, hash, stored_at) VALUES (?, 1, '{}', 'x', 'x')", [game])
+
+
+def test_a_receipt_that_matches_verifies(tmp_path: Path) -> None:
+    store, game = stored_game(tmp_path)
+    _, receipt = store.head(game)
+    result = CliRunner().invoke(main, ["verify", "--db", store.path, "--head", f"{game}:{receipt}"])
+    assert result.exit_code == 0, result.output
+
+
+# --- 9. web basics -------------------------------------------------------------------------
+
+
+def test_language_switch_redirects_only_within_the_site(client: FlaskClient) -> None:
+    evil = client.get("/lang/de", headers={"Referer": "http://evil.example/phish"})
+    assert evil.headers["Location"] == "/"
+    same = client.get("/lang/de", headers={"Referer": "http://localhost/g/abc?x=1"})
+    assert same.headers["Location"] == "/g/abc?x=1"
+
+
+def test_join_links_come_from_the_configured_address_not_the_host_header(client: FlaskClient, app: Flask) -> None:
+    app.config["PUBLIC_URL"] = "http://192.168.1.23:8000"
+    location = client.post("/new", data={"game": "ftw", "seats": "Anna\nBen"}, base_url="http://evil.example").headers["Location"]
+    page = client.get(location, base_url="http://evil.example").get_data(as_text=True)
+    assert "http://192.168.1.23:8000/j/" in page and "evil.example" not in page
+
+
+def test_guessing_codes_in_join_links_is_rate_limited(client: FlaskClient) -> None:
+    answers = [client.get(f"/j/ZZZZZ{i}").status_code for i in range(15)]
+    assert answers[:10] == [404] * 10 and answers[-1] == 429
+
+
+def test_security_headers_and_no_caching_of_private_pages(client: FlaskClient) -> None:
+    answer = client.get("/")
+    csp = answer.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp and "unsafe-eval" not in csp
+    assert answer.headers["X-Content-Type-Options"] == "nosniff" and answer.headers["Referrer-Policy"] == "same-origin"
+    assert answer.headers["Cache-Control"] == "no-store"
+
+
+def test_the_cookie_is_secure_over_https(client: FlaskClient) -> None:
+    answer = client.post("/new", data={"game": "ftw", "seats": "Anna\nBen"}, base_url="https://localhost")
+    assert "Secure" in answer.headers["Set-Cookie"]
+
+
+def test_the_database_file_is_for_its_owner_only(tmp_path: Path) -> None:
+    store = Store(tmp_path / "private.sqlite3")
+    assert (Path(store.path).stat().st_mode & 0o777) == 0o600

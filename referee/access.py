@@ -162,7 +162,7 @@ def visible_event(game: Game[Any], event: Mapping[str, Any], caller: Caller, fin
     return {"seq": event["seq"], "type": event["type"], "seat": event.get("seat"), "withheld": True}
 
 
-def may_log(caller: Caller, event: Mapping[str, Any], target: Mapping[str, Any] | None) -> str | None:
+def may_log(game: Game[Any], caller: Caller, event: Mapping[str, Any], target: Mapping[str, Any] | None) -> str | None:
     """Why this caller may not log this event (None: allowed). `target`: what a void withdraws."""
     if caller.role == "spectator":
         return "log in as the host or a seat to log events"
@@ -173,6 +173,8 @@ def may_log(caller: Caller, event: Mapping[str, Any], target: Mapping[str, Any] 
         return f"a seat token logs only for its own seat ({caller.seat})"
     if kind == "end":
         return "only the host can end the game"
+    if kind in game.host_events:
+        return f"only the host logs {kind} (the table's book-keeping)"
     if kind == "void" and target is not None and caller.seat not in (target.get("seat"), target.get("by")):
         return "only the host, or the seat that made or logged a move, can void it"
     return None

@@ -15,7 +15,7 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
@@ -119,6 +119,11 @@ class Header:
     def rules(self) -> Game[Any]:
         """The game module that referees this record."""
         return find_game(self.game)
+
+    @cached_property
+    def loaded_options(self) -> dict[str, Any]:
+        """The options with their defaults (checked when the header was read)."""
+        return self.rules.load_options(self.options)
 
     def to_json(self) -> dict[str, Any]:
         line: dict[str, Any] = {
@@ -228,6 +233,10 @@ def parse_event(header: Header, obj: Any, seq: int, line: int | None = None) -> 
     if data["seq"] != seq:
         reason = f"seq: expected {seq}, found {data['seq']}"
         raise RecordError(reason, line, {"seq": [reason]})
+    if event_type not in COMMON_EVENTS:
+        errors = header.rules.card_errors(header.loaded_options, data)
+        if errors:
+            raise RecordError(flatten_errors(errors), line, errors)
     _valid_text(data, line)
     return {key: data[key] for key in event_order(header.game, event_type) if key in data}
 

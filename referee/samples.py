@@ -14,7 +14,7 @@ from typing import Any
 
 from .record import Header, write_record
 from .replay import replay, report
-from .simulate import employee_of_the_month, ftw_game, karriere_poker
+from .simulate import employee_of_the_month, ftw_game, karriere_poker, senators_game
 
 Sample = tuple[Header, list[dict[str, Any]]]
 
@@ -124,7 +124,41 @@ def ftw_six_players_with_flags() -> Sample:
     return header, with_mistakes(events, mistakes)
 
 
+def senators_three_players() -> Sample:
+    header, events = senators_game(["Anna", "Ben", "Cem"], seed=3)
+    return Header(header.game, header.seats, header.options, title="Senat am Samstag"), events
+
+
+def senators_five_players() -> Sample:
+    """Five players, hands not recorded (unseen hand cards used in sets), offices in play."""
+    return senators_game(["Anna", "Ben", "Cem", "Dora", "Emil"], seed=11, hands=False)
+
+
+def senators_four_players_with_flags() -> Sample:
+    """A bid out of turn voided; a decide by the wrong seat voided; a too-low bid left flagged."""
+    header, events = senators_game(["Anna", "Ben", "Cem", "Dora"], seed=4)
+    bids = [i for i, e in enumerate(events) if e["type"] == "bid" and e["bids"]]
+    decides = [i for i, e in enumerate(events) if e["type"] == "decide"]
+    first_bid, decide = bids[0], decides[1]
+    bidder = events[first_bid]["seat"]
+    mistakes = {
+        first_bid: [
+            {"type": "bid", "seat": (bidder + 1) % 4, "bids": {}},
+            {"type": "void", "target": -1, "reason": "Cem tapped too early"},
+            {"type": "bid", "seat": bidder, "bids": {card: 0 for card in events[first_bid]["bids"]}},
+        ],
+        decide: [
+            {**events[decide], "seat": (events[decide]["seat"] + 1) % 4},
+            {"type": "void", "target": -1, "reason": "logged on the wrong phone"},
+        ],
+    }
+    return Header(header.game, header.seats, header.options, title="Senat mit Fehlern"), with_mistakes(events, mistakes)
+
+
 SAMPLES: dict[str, Callable[[], Sample]] = {
+    "senators-3-players": senators_three_players,
+    "senators-4-players-flags": senators_four_players_with_flags,
+    "senators-5-players": senators_five_players,
     "ftw-3-players": ftw_three_players,
     "ftw-6-players-flags": ftw_six_players_with_flags,
     "employee-of-the-month-3-players": eotm_three_players,

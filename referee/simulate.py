@@ -15,6 +15,7 @@ from .games import find_game
 from .games import employee_of_the_month as eotm
 from .games import ftw
 from .games import karriere_poker as kp
+from .games import senators as sen
 from .games.base import Violation
 from .record import Header
 
@@ -181,3 +182,128 @@ def _ftw_move(sim: Simulation, held: list[set[int]], rng: random.Random) -> None
         played = rng.choice(higher) if higher else min(hand)
         sim.log("high", seat=seat, card=played)
         held[seat].discard(played)
+
+
+def senators_game(seats: list[str], seed: int = 0, hands: bool = True, options: dict[str, Any] | None = None) -> tuple[Header, list[dict[str, Any]]]:
+    """A whole game of Senators: real decks with offices mixed in, random legal actions."""
+    rng = random.Random(seed)
+    header = Header("senators", tuple(seats), options or {})
+    sim = Simulation(header)
+    state: sen.State = sim.state
+    resources = [f"{c}-{v}" for c in state.colours for v in range(1, 10)]
+    rng.shuffle(resources)
+    offices = [f"office-governor-{c}" for c in state.colours] if "governor" in state.offices else []
+    offices += [f"office-{o}" for o in ("censor", "consul", "quaestor") if o in state.offices]
+    rng.shuffle(offices)
+    decks = [resources[i::3] for i in range(3)]
+    secret: dict[int, list[str]] = {}
+    for seat in range(len(seats)):
+        secret[seat] = [deck.pop() for deck in decks]
+        if hands:
+            sim.log("hand", seat=seat, cards=secret[seat])
+    wars_left = [rng.randrange(6, 14) for _ in range(4)]
+    while not sim.over:
+        turn_number = len(sim.state.turns)
+        kind = "war" if sim.state.wars < 4 and turn_number >= sum(wars_left[: sim.state.wars + 1]) else "other"
+        sim.log("event", kind=kind, **({"name": "Krieg"} if kind == "war" else {}))
+        if sim.over:
+            break
+        if kind == "other" and rng.random() < 0.2:
+            seat = rng.choice(sim.state.alive_seats)
+            sim.log("adjust", seat=seat, money=rng.randint(1, 6), reason="event card: tax refund")
+        choice = rng.random()
+        if choice < 0.55 and any(decks):
+            _senators_auction(sim, rng, decks, offices)
+        elif choice < 0.7:
+            _senators_blackmail(sim, rng)
+        else:
+            _senators_cash_in(sim, rng, secret, hands)
+        if rng.random() < 0.05:
+            seat = rng.choice(sim.state.alive_seats)
+            if sim.state.senators[seat] > 1:
+                sim.log("sell-senator", seat=seat)
+    return header, sim.events
+
+
+def _senators_auction(sim: Simulation, rng: random.Random, decks: list[list[str]], offices: list[str]) -> None:
+    active = sim.state.active
+    cards = [deck.pop() for deck in decks if deck]
+    if offices and rng.random() < 0.3:
+        cards.append(offices.pop())
+    sim.log("auction", seat=active, cards=cards)
+    while sim.state.action is not None and isinstance(sim.state.action, sen.Auction) and sim.state.action.bidders:
+        state: sen.State = sim.state
+        auction = state.action
+        assert isinstance(auction, sen.Auction)
+        bidder, budget, bids = auction.bidders[0], state.money[auction.bidders[0]], {}
+        budget -= sum(price for price, who in auction.high.values() if who == bidder)
+        for card in cards:
+            price = auction.high.get(card, (0, -1))[0] + rng.randint(1, 4)
+            if rng.random() < 0.5 and price <= budget:
+                bids[card] = price
+                budget -= price
+        sim.log("bid", seat=bidder, bids=bids)
+    while isinstance(sim.state.action, sen.Auction) and sim.state.action.open_decisions:
+        state = sim.state
+        auction = state.action
+        assert isinstance(auction, sen.Auction)
+        card = auction.open_decisions[0]
+        price, bidder = auction.high[card]
+        buy = state.money[active] >= price and (rng.random() < 0.5 or state.money[bidder] < price)
+        sim.log("decide", seat=active, card=card, choice="buy" if buy else "sell")
+
+
+def _senators_blackmail(sim: Simulation, rng: random.Random) -> None:
+    active = sim.state.active
+    sim.log("blackmail", seat=active)
+    for target in sim.state.others_from_left(active):
+        state: sen.State = sim.state
+        face_up = state.cards_of(target, "up")
+        if not face_up or rng.random() < 0.4 or state.money[active] < 1:
+            continue
+        price = rng.randint(1, min(6, state.money[active]))
+        sim.log("demand", seat=active, target=target, card=rng.choice(face_up), price=price)
+        keep = sim.state.money[target] >= price and rng.random() < 0.5
+        sim.log("answer", seat=target, choice="keep" if keep else "sell")
+
+
+def _senators_cash_in(sim: Simulation, rng: random.Random, secret: dict[int, list[str]], hands: bool) -> None:
+    active = sim.state.active
+    sim.log("cash-in", seat=active)
+    while isinstance(sim.state.action, sen.CashIn) and sim.state.action.queue and sim.state.action.casher is None:
+        state: sen.State = sim.state
+        seat = state.action.queue[0]  # type: ignore[union-attr]
+        pays = state.money[seat] >= sen.JOIN_PRICE + sen.SENATOR_PRICE and rng.random() < 0.5
+        sim.log("join", seat=seat, choice="pay" if pays else "pass")
+        if pays:
+            _senators_cash(sim, rng, seat, secret, hands)
+    _senators_cash(sim, rng, active, secret, hands)
+
+
+def _senators_cash(sim: Simulation, rng: random.Random, seat: int, secret: dict[int, list[str]], hands: bool) -> None:
+    """Sell the best sets, play offices now and then, buy senators, and close with done."""
+    def held() -> list[str]:
+        state: sen.State = sim.state
+        own = state.cards_of(seat, "up", "down", "hand")
+        return own if hands else sorted({*own, *(c for c in secret[seat] if c not in state.places)})
+
+    if "office-censor" in held() and rng.random() < 0.7:
+        victims = [s for s in sim.state.alive_seats if s != seat and sim.state.senators[s] > 1]
+        sim.log("adjust", seat=seat, office="office-censor", reason="censor")
+        if victims:
+            sim.log("adjust", seat=rng.choice(victims), senators=-1, reason="the censor takes a senator")
+    while True:
+        sets = sen.Senators.sets_in(held())
+        if not sets:
+            break
+        sim.log("sell-set", seat=seat, cards=list(sets[0][0]))
+    resources = [c for c in held() if sen.resource(c)]
+    if "office-quaestor" in held() and len(resources) >= 3:
+        sim.log("sell-set", seat=seat, cards=resources[:3], office="office-quaestor")
+    state: sen.State = sim.state
+    consul = "office-consul" in held()
+    price = state.consul_price if consul else sen.SENATOR_PRICE
+    count = state.money[seat] // price
+    if count:
+        sim.log("buy-senators", seat=seat, count=count, **({"office": "office-consul"} if consul else {}))
+    sim.log("done", seat=seat)

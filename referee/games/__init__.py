@@ -8,8 +8,9 @@ from .base import Game
 from .employee_of_the_month import EmployeeOfTheMonth
 from .ftw import Ftw
 from .karriere_poker import KarrierePoker
+from .senators import Senators
 
-GAMES: dict[str, Game[Any]] = {game.name: game for game in (KarrierePoker(), EmployeeOfTheMonth(), Ftw())}
+GAMES: dict[str, Game[Any]] = {game.name: game for game in (KarrierePoker(), EmployeeOfTheMonth(), Ftw(), Senators())}
 
 
 def find_game(name: str) -> Game[Any]:

@@ -113,6 +113,11 @@ class Game(Generic[S]):
     options: ClassVar[type[Schema]]
     private_events: ClassVar[frozenset[str]] = frozenset()  # shown only to their seat until the end
     result_is_private: ClassVar[bool] = False  # the score table reveals private holdings
+    host_events: ClassVar[frozenset[str]] = frozenset()  # the table's book-keeping: logged by the host
+
+    def card_errors(self, options: Mapping[str, Any], event: Event) -> dict[str, list[str]]:
+        """Format errors that depend on the header's options (a colour not in play); {} if none."""
+        return {}
 
     @property
     def hides_anything(self) -> bool:

@@ -65,7 +65,7 @@ def refusal(game_id: str, caller: Caller, body: dict[str, Any]) -> str | None:
     target = body.get("target") if body.get("type") == "void" else None
     known = type(target) is int and 0 < target <= MAX_SEQ  # else the schema refuses it
     event = referee().tables.store.event(game_id, target) if known else None
-    return may_log(caller, body, event)
+    return may_log(referee().tables.store.header(game_id).rules, caller, body, event)
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:

@@ -321,6 +321,9 @@ def event_from_form(fold: Fold, form: Any, caller: Caller) -> dict[str, Any]:
             pick = parse_value(form["pick"])
             count, jokers = form_count(form, "count", 1), form_count(form, "jokers", 0)
             body["cards"] = ["J"] * count if pick == "J" else [pick] * count + ["J"] * jokers
+        elif isinstance(field, fields.Dict):  # "bids.red-7" = "4": a price per card; none is a pass
+            prefix = name + "."
+            body[name] = {key[len(prefix):]: parse_value(value) for key, value in form.items() if key.startswith(prefix) and value.strip()}
         elif isinstance(field, fields.List):
             values = form.getlist(name) if len(form.getlist(name)) > 1 else raw.replace(",", " ").split()
             if values or name in ("helpers",):

@@ -1,0 +1,765 @@
+"""Senators (`senators`): auctions, blackmail and cash-ins of resource cards for senators.
+
+Spec: shared/rules/senators.md. Money, recorded hands, face-down cards and sold sets are
+secret until the end; senators are public. Decisions where the spec is silent:
+- Each card has a place: a seat's secret starting hand, face up or face down before a
+  seat, in the running auction, or out of play (sold to the bank, a played office, an
+  undecided auction card of an eliminated player). A card with no place is still in a
+  deck. A card "already in play or out of it" is one that has a place.
+- A seat whose hand is not recorded may sell up to 3 resource cards never seen elsewhere
+  as his hand cards (the spec's rule); after that such a card is `sen.card.owner`.
+- `event` is a table event; the first one starts seat `first`'s turn, each later one the
+  next seat clockwise that still has senators.
+- A `demand` outside a blackmail, a `bid` outside the bidding, an action before the
+  turn's event or a second action: `sen.turn` (not this phase). An `answer` without a
+  pending demand and a `decide` while no auction waits for decisions:
+  `sen.action.order`, as the spec lists them.
+- `sell-set` takes `office` only for the quaestor and `buy-senators` only for the consul
+  (format errors otherwise); a governor is one of a set's three `cards`. A set holds at
+  most one governor; with the quaestor it holds resource cards only.
+- An office `adjust` needs the office's holder to be cashing in now; any held office may
+  be played so (the censor is the one the spec names); the card is discarded.
+- When a player is eliminated while a demand to him is pending, the demand lapses.
+  While he is cashing in, his cash-in ends and the next player's `join` is due.
+- Bids move no money and are not checked against it; the payer of a `decide` is.
+- `ranking` before the end orders by senators only (money is secret); at the end by
+  senators, then money. `result` shows money only once the game is over.
+- `adjust` is logged by the host (it is the table's book-keeping, not a move).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from .base import Event, Game, Outcome, Result, Seat, Termination, Violation, replace_at
+
+COLOURS = ("red", "orange", "yellow", "green", "blue", "purple")
+OFFICES = ("governor", "censor", "consul", "quaestor")
+WARS_TO_END = 4
+START_SENATORS = 5
+SENATOR_PRICE = 10
+SELL_SENATOR = 5
+JOIN_PRICE = 5
+BLACKMAIL_TAKE = 3
+RUN_BONUS = 15
+
+Place = tuple[str, int]  # ("hand" | "up" | "down", seat) or ("auction" | "out", -1)
+AUCTION: Place = ("auction", -1)
+OUT: Place = ("out", -1)
+
+
+def resource(card: str) -> tuple[str, int] | None:
+    """("red", 7) for "red-7"; None for an office."""
+    colour, _, value = card.rpartition("-")
+    return (colour, int(value)) if colour and value.isdigit() and not card.startswith("office-") else None
+
+
+def office_type(card: str) -> str | None:
+    """"governor" for "office-governor-red", "censor" for "office-censor"; None for a resource."""
+    if not card.startswith("office-"):
+        return None
+    return card.split("-")[1]
+
+
+def well_formed(card: str, colours: Sequence[str]) -> bool:
+    """Whether `card` names a card of a game with these colours (offices of any type)."""
+    parts = card.split("-")
+    if parts[0] == "office":
+        if len(parts) == 3 and parts[1] == "governor":
+            return parts[2] in colours
+        return len(parts) == 2 and parts[1] in ("censor", "consul", "quaestor")
+    return len(parts) == 2 and parts[0] in colours and parts[1] in {str(v) for v in range(1, 10)}
+
+
+def set_payout(cards: Sequence[str], quaestor: bool) -> int | None:
+    """What the bank pays for these three cards, or None if they are not a set."""
+    if len(cards) != 3 or len(set(cards)) != 3:
+        return None
+    resources = [resource(c) for c in cards]
+    governors = [c for c in cards if office_type(c) == "governor"]
+    if quaestor:
+        return None if None in resources else sum(r[1] for r in resources if r)
+    if len(governors) > 1 or len([r for r in resources if r]) + len(governors) != 3:
+        return None
+    known = [r for r in resources if r]
+    options = [known]
+    if governors:
+        colour = governors[0].split("-", 2)[2]
+        options = [[*known, (colour, value)] for value in range(1, 10)]
+    best = None
+    for hand in options:
+        pay = _plain_set(hand)
+        if pay is not None and (best is None or pay > best):
+            best = pay
+    return best
+
+
+def _plain_set(cards: Sequence[tuple[str, int]]) -> int | None:
+    colours = {c for c, _ in cards}
+    values = sorted(v for _, v in cards)
+    if len(colours) == 1:
+        run = values[1] == values[0] + 1 and values[2] == values[1] + 1
+        return sum(values) + (RUN_BONUS if run else 0)
+    if len(set(values)) == 1:
+        return sum(values)
+    return None
+
+
+class Card(fields.String):
+    """A card name; the record checks it against the header's colours (Senators.card_errors)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(validate=validate.Length(min=3, max=40), **kwargs)
+
+
+def money_option(value: Any) -> None:
+    if any(type(v) is not int or v < 0 for v in value):
+        raise ValidationError("Money must be whole numbers of at least 0.")
+
+
+class Options(Schema):
+    first = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0))
+    money = fields.List(fields.Raw(), validate=[validate.Length(min=3, max=5), money_option])
+    colours = fields.List(fields.String(validate=validate.Regexp(r"^[a-z]{1,20}$")), load_default=lambda: list(COLOURS),
+                          validate=validate.Length(equal=6))
+    offices = fields.List(fields.String(validate=validate.OneOf(OFFICES)), load_default=lambda: list(OFFICES),
+                          validate=validate.Length(max=4))
+    consul_price = fields.Integer(strict=True, load_default=5, validate=validate.Range(min=1, max=10))
+
+    @validates_schema
+    def _distinct(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if len(set(data["colours"])) != 6:
+            raise ValidationError("The 6 colours must differ.", "colours")
+        if len(set(data["offices"])) != len(data["offices"]):
+            raise ValidationError("Each office type once.", "offices")
+
+
+@dataclass(frozen=True)
+class Auction:
+    cards: tuple[str, ...]
+    bidders: tuple[int, ...]  # still to bid, in order
+    high: Mapping[str, tuple[int, int]] = field(default_factory=dict)  # card -> (price, bidder)
+    decided: frozenset[str] = frozenset()
+
+    @property
+    def deciding(self) -> bool:
+        return not self.bidders
+
+    @property
+    def open_decisions(self) -> list[str]:
+        return [c for c in self.cards if c in self.high and c not in self.decided]
+
+
+@dataclass(frozen=True)
+class Blackmail:
+    demanded: frozenset[int] = frozenset()
+    pending: tuple[int, str, int] | None = None  # (target, card, price)
+
+
+@dataclass(frozen=True)
+class CashIn:
+    queue: tuple[int, ...]  # other seats still to join or pass, in order
+    casher: int | None = None  # who is cashing in now
+    consul: bool = False  # the consul was played in this player's cash-in
+
+
+@dataclass(frozen=True)
+class State:
+    names: tuple[str, ...]
+    first: int
+    colours: tuple[str, ...]
+    offices: frozenset[str]
+    consul_price: int
+    money: tuple[int, ...]
+    senators: tuple[int, ...]
+    places: Mapping[str, Place] = field(default_factory=dict)
+    hand_logged: tuple[bool, ...] = ()
+    unseen_used: tuple[int, ...] = ()  # hand cards used without a recorded hand
+    started: bool = False  # the first event card is drawn
+    active: int = 0
+    action: Auction | Blackmail | CashIn | None = None
+    action_done: bool = False
+    wars: int = 0
+    turns: tuple[tuple[str, tuple[int, ...], tuple[int, ...]], ...] = ()  # (active, senators, money) after each turn
+
+    @property
+    def seat_count(self) -> int:
+        return len(self.names)
+
+    def alive(self, seat: int) -> bool:
+        return self.senators[seat] > 0
+
+    @property
+    def alive_seats(self) -> list[int]:
+        return [s for s in range(self.seat_count) if self.alive(s)]
+
+    @property
+    def over(self) -> bool:
+        return self.wars >= WARS_TO_END or len(self.alive_seats) <= 1
+
+    def others_from_left(self, seat: int) -> tuple[int, ...]:
+        """The other seats still in the game, clockwise from `seat`'s left."""
+        n = self.seat_count
+        return tuple(s for s in ((seat + k) % n for k in range(1, n)) if self.alive(s))
+
+    def cards_of(self, seat: int, *kinds: str) -> list[str]:
+        return sorted(c for c, (kind, owner) in self.places.items() if owner == seat and kind in kinds)
+
+
+def _start_money(seats: int, first: int) -> tuple[int, ...]:
+    """10 for the starting player, 3 more for each seat clockwise from him."""
+    return tuple(10 + 3 * ((seat - first) % seats) for seat in range(seats))
+
+
+class Senators(Game[State]):
+    name = "senators"
+    title = "Senators"
+    min_players = 3
+    max_players = 5
+    rules = {
+        "sen.eliminated": "an eliminated player acts, or is the seat of an adjust",
+        "sen.turn": "not this seat's turn or phase",
+        "sen.action.order": "an answer without a pending demand, a decide while no auction waits, a demand to oneself or an eliminated player, cashing-in steps by a seat not cashing in now",
+        "sen.auction.cards": "an auction with more than 3 resource cards or more than one office",
+        "sen.card.unknown": "a card entering play that is already in play or out of it, or an office type not in play",
+        "sen.card.owner": "a card used that the seat does not hold (demands: only face-up cards)",
+        "sen.bid.higher": "a price not above the card's current highest bid, or below 1",
+        "sen.bid.card": "a bid on a card not in this auction",
+        "sen.decide.card": "deciding a card twice, or one without a bid",
+        "sen.demand.twice": "a second demand to the same player in one blackmail",
+        "sen.set.invalid": "three cards that are not a set (with the offices allowed)",
+        "sen.money.short": "a payment larger than the payer's money; an adjust below 0 money",
+        "sen.senators.none": "an adjust below 0 senators",
+    }
+    events = {
+        "hand": {"seat": Seat(required=True), "cards": fields.List(Card(), required=True, validate=validate.Length(equal=3))},
+        "event": {"kind": fields.String(required=True, validate=validate.OneOf(["war", "other"])),
+                  "name": fields.String(validate=validate.Length(max=80))},
+        "adjust": {"seat": Seat(required=True), "money": fields.Integer(strict=True, validate=validate.Range(-10**6, 10**6)),
+                   "senators": fields.Integer(strict=True, validate=validate.Range(-100, 100)),
+                   "reason": fields.String(required=True, validate=validate.Length(min=1, max=200)), "office": Card()},
+        "sell-senator": {"seat": Seat(required=True)},
+        "auction": {"seat": Seat(required=True), "cards": fields.List(Card(), required=True, validate=validate.Length(min=1, max=8))},
+        "bid": {"seat": Seat(required=True),
+                "bids": fields.Dict(keys=Card(), values=fields.Integer(strict=True, validate=validate.Range(-10**6, 10**6)),
+                                    required=True, validate=validate.Length(max=8))},
+        "decide": {"seat": Seat(required=True), "card": Card(required=True),
+                   "choice": fields.String(required=True, validate=validate.OneOf(["sell", "buy"]))},
+        "blackmail": {"seat": Seat(required=True)},
+        "demand": {"seat": Seat(required=True), "target": Seat(required=True), "card": Card(required=True),
+                   "price": fields.Integer(strict=True, required=True, validate=validate.Range(1, 10**6))},
+        "answer": {"seat": Seat(required=True), "choice": fields.String(required=True, validate=validate.OneOf(["sell", "keep"]))},
+        "cash-in": {"seat": Seat(required=True)},
+        "join": {"seat": Seat(required=True), "choice": fields.String(required=True, validate=validate.OneOf(["pay", "pass"]))},
+        "sell-set": {"seat": Seat(required=True), "cards": fields.List(Card(), required=True, validate=validate.Length(equal=3)),
+                     "office": fields.String(validate=validate.Equal("office-quaestor"))},
+        "buy-senators": {"seat": Seat(required=True), "count": fields.Integer(strict=True, required=True, validate=validate.Range(1, 100)),
+                         "office": fields.String(validate=validate.Equal("office-consul"))},
+        "done": {"seat": Seat(required=True)},
+    }
+    options = Options
+    private_events = frozenset({"hand", "sell-set"})
+    host_events = frozenset({"adjust"})
+
+    def handlers(self) -> Mapping[str, Any]:
+        return {
+            "hand": (self._hand_checks, self._hand),
+            "event": (self._event_checks, self._event),
+            "adjust": (self._adjust_checks, self._adjust),
+            "sell-senator": (self._alive_checks, self._sell_senator),
+            "auction": (self._auction_checks, self._auction),
+            "bid": (self._bid_checks, self._bid),
+            "decide": (self._decide_checks, self._decide),
+            "blackmail": (self._start_checks, self._blackmail),
+            "demand": (self._demand_checks, self._demand),
+            "answer": (self._answer_checks, self._answer),
+            "cash-in": (self._start_checks, self._cash_in),
+            "join": (self._join_checks, self._join),
+            "sell-set": (self._sell_set_checks, self._sell_set),
+            "buy-senators": (self._buy_checks, self._buy),
+            "done": (self._casher_checks, self._done),
+        }
+
+    def card_errors(self, options: Mapping[str, Any], event: Event) -> dict[str, list[str]]:
+        """Format errors the schema cannot see: card names against the header's colours."""
+        colours = options["colours"]
+        names: list[tuple[str, str]] = []
+        for key in ("card", "office"):
+            if key in event:
+                names.append((key, event[key]))
+        names += [("cards", c) for c in event.get("cards", [])] + [("bids", c) for c in event.get("bids", {})]
+        errors: dict[str, list[str]] = {}
+        for key, card in names:
+            if not well_formed(card, colours):
+                errors.setdefault(key, []).append(f"{card!r} is not a card of this game (colours: {' '.join(colours)}; values 1–9; offices).")
+        if event["type"] == "hand" and not errors and any(resource(c) is None for c in event["cards"]):
+            errors["cards"] = ["A starting hand is 3 resource cards."]
+        return errors
+
+    def initial(self, seats: Sequence[str], options: Mapping[str, Any]) -> State:
+        n = len(seats)
+        first = options["first"]
+        if first >= n:
+            raise ValidationError({"first": [f"There is no seat {first}."]})
+        money = options.get("money")
+        if money is not None and len(money) != n:
+            raise ValidationError({"money": [f"Give {n} amounts, one per seat."]})
+        return State(
+            names=tuple(seats),
+            first=first,
+            colours=tuple(options["colours"]),
+            offices=frozenset(options["offices"]),
+            consul_price=options["consul_price"],
+            money=tuple(money) if money is not None else _start_money(n, first),
+            senators=(START_SENATORS,) * n,
+            hand_logged=(False,) * n,
+            unseen_used=(0,) * n,
+            active=first,
+        )
+
+    # --- checks -----------------------------------------------------------------------
+
+    def _alive_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        seat = event["seat"]
+        if not state.alive(seat):
+            yield Violation("sen.eliminated", f"{state.names[seat]} has no senators left and is out of the game.")
+
+    def _entering(self, state: State, cards: Sequence[str]) -> Iterator[Violation]:
+        for card in cards:
+            kind = office_type(card)
+            if kind is not None and kind not in state.offices:
+                yield Violation("sen.card.unknown", f"The {kind} office is not in play in this game.")
+            elif card in state.places or cards.count(card) > 1:
+                yield Violation("sen.card.unknown", f"{card} is already in play or out of it; each card exists once.")
+
+    def _hand_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        seat = event["seat"]
+        yield from self._alive_checks(state, event)
+        if state.started:
+            yield Violation("sen.turn", "Starting hands are logged before the first event card.")
+        elif state.hand_logged[seat]:
+            yield Violation("sen.turn", f"{state.names[seat]}'s starting hand is already logged.")
+        yield from self._entering(state, event["cards"])
+
+    def _event_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        if state.started and not state.action_done:
+            yield Violation("sen.turn", f"{state.names[state.active]}'s action is not finished yet: {self._waiting_for(state)}.")
+
+    def _adjust_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        seat, name = event["seat"], state.names[event["seat"]]
+        yield from self._alive_checks(state, event)
+        office = event.get("office")
+        if office is not None:
+            if not self._cashing(state, seat):
+                yield Violation("sen.action.order", f"{name} plays an office only while cashing in.")
+            if state.places.get(office, ("", -1))[1] != seat or state.places[office][0] not in ("up", "down"):
+                yield Violation("sen.card.owner", f"{name} does not hold {office}.")
+        if state.money[seat] + event.get("money", 0) < 0:
+            yield Violation("sen.money.short", f"{name} has only {state.money[seat]}; he must sell senators first.", frozenset({seat}))
+        if state.senators[seat] + event.get("senators", 0) < 0:
+            yield Violation("sen.senators.none", f"{name} has only {state.senators[seat]} senators.")
+
+    def _active_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        """The acting seat is the active player in his action phase."""
+        seat = event["seat"]
+        yield from self._alive_checks(state, event)
+        if not state.started:
+            yield Violation("sen.turn", "The first event card has not been drawn yet.")
+        elif seat != state.active:
+            yield Violation("sen.turn", f"It is {state.names[state.active]}'s turn, not {state.names[seat]}'s.")
+
+    def _start_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        yield from self._active_checks(state, event)
+        if state.action is not None or state.action_done:
+            yield Violation("sen.turn", f"{state.names[state.active]} has already chosen this turn's action.")
+
+    def _auction_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        yield from self._start_checks(state, event)
+        cards = event["cards"]
+        offices = [c for c in cards if office_type(c)]
+        if len(cards) - len(offices) > 3 or len(offices) > 1:
+            yield Violation("sen.auction.cards", f"An auction shows at most 3 resource cards and one office, not {len(cards) - len(offices)} and {len(offices)}.")
+        yield from self._entering(state, cards)
+
+    def _bid_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        seat, name = event["seat"], state.names[event["seat"]]
+        yield from self._alive_checks(state, event)
+        auction = state.action
+        if not isinstance(auction, Auction) or auction.deciding:
+            yield Violation("sen.turn", "No auction is taking bids now.")
+            return
+        if seat != auction.bidders[0]:
+            yield Violation("sen.turn", f"It is {state.names[auction.bidders[0]]}'s bid, not {name}'s." if seat in auction.bidders
+                            else f"{name} does not bid in this auction (once each, not the active player).")
+        for card, price in event["bids"].items():
+            if card not in auction.cards:
+                yield Violation("sen.bid.card", f"{card} is not in this auction.")
+                continue
+            high = auction.high.get(card, (0, -1))[0]
+            if price <= high or price < 1:
+                yield Violation("sen.bid.higher", f"{name} bids {price} on {card}; it must be above {high}." if high else f"{name} bids {price} on {card}; a bid is at least 1.")
+
+    def _decide_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        seat, card = event["seat"], event["card"]
+        yield from self._alive_checks(state, event)
+        auction = state.action
+        if seat != state.active:
+            yield Violation("sen.turn", f"Only {state.names[state.active]} decides the auction.")
+        if not isinstance(auction, Auction) or not auction.deciding:
+            yield Violation("sen.action.order", "No auction waits for decisions.")
+            return
+        if card not in auction.high or card in auction.decided:
+            yield Violation("sen.decide.card", f"{card} got no bid." if card not in auction.high else f"{card} is decided already.")
+            return
+        price, bidder = auction.high[card]
+        payer = bidder if event["choice"] == "sell" else seat
+        if state.money[payer] < price:
+            yield Violation("sen.money.short", f"{state.names[payer]} cannot pay {price} for {card}.", frozenset({payer}))
+
+    def _demand_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        seat, target, card = event["seat"], event["target"], event["card"]
+        yield from self._active_checks(state, event)
+        blackmail = state.action
+        if not isinstance(blackmail, Blackmail):
+            yield Violation("sen.turn", f"{state.names[seat]} demands cards only in a blackmail.")
+            return
+        if blackmail.pending is not None:
+            yield Violation("sen.turn", f"{state.names[blackmail.pending[0]]} has not answered the last demand yet.")
+        if target == seat or not state.alive(target):
+            yield Violation("sen.action.order", "A demand goes to another player still in the game.")
+        if state.places.get(card) != ("up", target):
+            yield Violation("sen.card.owner", f"{state.names[target]} has no face-up {card}.")
+        if target in blackmail.demanded:
+            yield Violation("sen.demand.twice", f"{state.names[target]} has had a demand in this blackmail already.")
+
+    def _answer_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        seat = event["seat"]
+        yield from self._alive_checks(state, event)
+        blackmail = state.action
+        if not isinstance(blackmail, Blackmail) or blackmail.pending is None:
+            yield Violation("sen.action.order", "There is no demand to answer.")
+            return
+        target, card, price = blackmail.pending
+        if seat != target:
+            yield Violation("sen.turn", f"The demand is to {state.names[target]}, not {state.names[seat]}.")
+            return
+        payer = state.active if event["choice"] == "sell" else target
+        if state.money[payer] < price:
+            yield Violation("sen.money.short", f"{state.names[payer]} cannot pay {price}.", frozenset({payer}))
+
+    def _join_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        seat = event["seat"]
+        yield from self._alive_checks(state, event)
+        cash_in = state.action
+        if not isinstance(cash_in, CashIn) or not cash_in.queue or cash_in.casher is not None:
+            yield Violation("sen.turn", "No one may join a cash-in now.")
+            return
+        if seat != cash_in.queue[0]:
+            yield Violation("sen.turn", f"It is {state.names[cash_in.queue[0]]}'s turn to join or pass, not {state.names[seat]}'s.")
+        elif event["choice"] == "pay" and state.money[seat] < JOIN_PRICE:
+            yield Violation("sen.money.short", f"{state.names[seat]} cannot pay {JOIN_PRICE} to join.", frozenset({seat}))
+
+    def _cashing(self, state: State, seat: int) -> bool:
+        return isinstance(state.action, CashIn) and state.action.casher == seat
+
+    def _casher_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        yield from self._alive_checks(state, event)
+        if not self._cashing(state, event["seat"]):
+            yield Violation("sen.action.order", f"{state.names[event['seat']]} is not cashing in now.")
+
+    def _owned(self, state: State, seat: int, cards: Sequence[str]) -> Iterator[Violation]:
+        """Cards the seat holds (face up, face down, in hand), or may use as unseen hand cards."""
+        unseen = 0
+        for card in cards:
+            place = state.places.get(card)
+            if place is not None and place[1] == seat and place[0] in ("up", "down", "hand"):
+                continue
+            if place is None and resource(card) and not state.hand_logged[seat]:
+                unseen += 1
+                continue
+            yield Violation("sen.card.owner", f"{state.names[seat]} does not hold {card}.", frozenset({seat}))
+            return
+        if state.unseen_used[seat] + unseen > 3:
+            yield Violation("sen.card.owner", f"{state.names[seat]} has only 3 starting cards; more unseen cards cannot be his.", frozenset({seat}))
+
+    def _sell_set_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        seat, cards = event["seat"], event["cards"]
+        yield from self._casher_checks(state, event)
+        yield from self._owned(state, seat, [*cards, *([event["office"]] if "office" in event else [])])
+        if set_payout(cards, "office" in event) is None:
+            yield Violation("sen.set.invalid", f"{' '.join(cards)} is not a set" + (" (with the quaestor: 3 resource cards)." if "office" in event else
+                            ": 3 cards of one colour or 3 of one value, at most one governor of their colour."))
+
+    def _buy_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        seat = event["seat"]
+        yield from self._casher_checks(state, event)
+        if "office" in event:
+            yield from self._owned(state, seat, [event["office"]])
+        cost = event["count"] * self._senator_price(state, "office" in event)
+        if state.money[seat] < cost:
+            yield Violation("sen.money.short", f"{state.names[seat]} cannot pay {cost} for {event['count']} senators.", frozenset({seat}))
+
+    def _senator_price(self, state: State, consul_now: bool) -> int:
+        cash_in = state.action
+        consul = consul_now or (isinstance(cash_in, CashIn) and cash_in.consul)
+        return state.consul_price if consul else SENATOR_PRICE
+
+    # --- effects ----------------------------------------------------------------------
+
+    def _hand(self, state: State, event: Event) -> State:
+        seat = event["seat"]
+        places = {**state.places, **{c: ("hand", seat) for c in event["cards"]}}
+        return replace(state, places=places, hand_logged=replace_at(state.hand_logged, seat, True))
+
+    def _event(self, state: State, event: Event) -> State:
+        wars = state.wars + (event["kind"] == "war")
+        if not state.started:
+            return replace(state, started=True, wars=wars)
+        turns = (*state.turns, (state.names[state.active], state.senators, state.money))
+        nxt = state.others_from_left(state.active)
+        active = nxt[0] if nxt else state.active
+        return replace(state, active=active, action=None, action_done=False, wars=wars, turns=turns)
+
+    def _pay(self, state: State, payer: int | None, payee: int | None, amount: int) -> State:
+        """Move money between seats (None: the bank)."""
+        money = state.money
+        if payer is not None:
+            money = replace_at(money, payer, money[payer] - amount)
+        if payee is not None:
+            money = replace_at(money, payee, money[payee] + amount)
+        return replace(state, money=money)
+
+    def _adjust(self, state: State, event: Event) -> State:
+        seat = event["seat"]
+        state = self._pay(state, None, seat, event.get("money", 0))
+        if "office" in event:
+            state = replace(state, places={**state.places, event["office"]: OUT})
+        return self._senators(state, seat, event.get("senators", 0))
+
+    def _sell_senator(self, state: State, event: Event) -> State:
+        seat = event["seat"]
+        return self._senators(self._pay(state, None, seat, SELL_SENATOR), seat, -1)
+
+    def _senators(self, state: State, seat: int, change: int) -> State:
+        state = replace(state, senators=replace_at(state.senators, seat, state.senators[seat] + change))
+        return state if state.alive(seat) else self._eliminate(state, seat)
+
+    def _eliminate(self, state: State, seat: int) -> State:
+        """He leaves every queue; if he was active, his action ends and the turn passes."""
+        action = state.action
+        if seat == state.active and state.started:
+            places = dict(state.places)
+            if isinstance(action, Auction):
+                places.update({c: OUT for c in action.cards if places.get(c) == AUCTION})
+            return replace(state, places=places, action=None, action_done=True)
+        if isinstance(action, Auction):
+            bidders = tuple(s for s in action.bidders if s != seat)
+            high = {c: bid for c, bid in action.high.items() if bid[1] != seat}
+            return self._after_bid(replace(state, action=replace(action, bidders=bidders, high=high)))
+        if isinstance(action, Blackmail) and action.pending is not None and action.pending[0] == seat:
+            return replace(state, action=replace(action, pending=None))
+        if isinstance(action, CashIn):
+            queue = tuple(s for s in action.queue if s != seat)
+            casher = None if action.casher == seat else action.casher
+            return self._next_casher(state, replace(action, queue=queue, casher=casher, consul=action.consul and casher is not None))
+        return state
+
+    def _auction(self, state: State, event: Event) -> State:
+        cards = tuple(event["cards"])
+        places = {**state.places, **{c: AUCTION for c in cards}}
+        auction = Auction(cards, state.others_from_left(state.active))
+        return self._after_bid(replace(state, places=places, action=auction))
+
+    def _bid(self, state: State, event: Event) -> State:
+        auction = state.action
+        assert isinstance(auction, Auction)
+        high = {**auction.high, **{c: (p, event["seat"]) for c, p in event["bids"].items()}}
+        return self._after_bid(replace(state, action=replace(auction, bidders=auction.bidders[1:], high=high)))
+
+    def _after_bid(self, state: State) -> State:
+        """When the last bid is in, unbid cards go to the active player; the auction may end."""
+        auction = state.action
+        assert isinstance(auction, Auction)
+        if not auction.deciding:
+            return state
+        places = {**state.places, **{c: ("up", state.active) for c in auction.cards if c not in auction.high and state.places.get(c) == AUCTION}}
+        return replace(state, places=places, action_done=not auction.open_decisions)
+
+    def _decide(self, state: State, event: Event) -> State:
+        auction, card = state.action, event["card"]
+        assert isinstance(auction, Auction)
+        price, bidder = auction.high[card]
+        if event["choice"] == "sell":
+            state = self._pay(state, bidder, state.active, price)
+            owner = bidder
+        else:
+            state = self._pay(state, state.active, bidder, price)
+            owner = state.active
+        auction = replace(auction, decided=auction.decided | {card})
+        return replace(state, places={**state.places, card: ("up", owner)}, action=auction, action_done=not auction.open_decisions)
+
+    def _blackmail(self, state: State, event: Event) -> State:
+        return replace(self._pay(state, None, state.active, BLACKMAIL_TAKE), action=Blackmail(), action_done=True)
+
+    def _demand(self, state: State, event: Event) -> State:
+        blackmail = state.action
+        assert isinstance(blackmail, Blackmail)
+        pending = (event["target"], event["card"], event["price"])
+        return replace(state, action=Blackmail(blackmail.demanded | {event["target"]}, pending), action_done=False)
+
+    def _answer(self, state: State, event: Event) -> State:
+        blackmail = state.action
+        assert isinstance(blackmail, Blackmail) and blackmail.pending is not None
+        target, card, price = blackmail.pending
+        if event["choice"] == "sell":
+            state, owner = self._pay(state, state.active, target, price), state.active
+        else:
+            state, owner = self._pay(state, target, state.active, price), target
+        places = {**state.places, card: ("down", owner)}
+        return replace(state, places=places, action=replace(blackmail, pending=None), action_done=True)
+
+    def _cash_in(self, state: State, event: Event) -> State:
+        return self._next_casher(state, CashIn(state.others_from_left(state.active)))
+
+    def _next_casher(self, state: State, cash_in: CashIn) -> State:
+        """With nobody cashing in and nobody left to join, it is the active player's turn."""
+        if cash_in.casher is None and not cash_in.queue:
+            cash_in = replace(cash_in, casher=state.active)
+        return replace(state, action=cash_in)
+
+    def _join(self, state: State, event: Event) -> State:
+        cash_in, seat = state.action, event["seat"]
+        assert isinstance(cash_in, CashIn)
+        if event["choice"] == "pay":
+            state = self._pay(state, seat, state.active, JOIN_PRICE)
+            return replace(state, action=CashIn(cash_in.queue[1:], seat))
+        return self._next_casher(state, CashIn(cash_in.queue[1:]))
+
+    def _use_cards(self, state: State, seat: int, cards: Sequence[str]) -> State:
+        unseen = sum(1 for c in cards if c not in state.places)
+        places = {**state.places, **{c: OUT for c in cards}}
+        return replace(state, places=places, unseen_used=replace_at(state.unseen_used, seat, state.unseen_used[seat] + unseen))
+
+    def _sell_set(self, state: State, event: Event) -> State:
+        seat, cards = event["seat"], event["cards"]
+        payout = set_payout(cards, "office" in event) or 0
+        state = self._use_cards(state, seat, [*cards, *([event["office"]] if "office" in event else [])])
+        return self._pay(state, None, seat, payout)
+
+    def _buy(self, state: State, event: Event) -> State:
+        seat = event["seat"]
+        cost = event["count"] * self._senator_price(state, "office" in event)
+        if "office" in event:
+            cash_in = state.action
+            assert isinstance(cash_in, CashIn)
+            state = replace(self._use_cards(state, seat, [event["office"]]), action=replace(cash_in, consul=True))
+        state = self._pay(state, seat, None, cost)
+        return replace(state, senators=replace_at(state.senators, seat, state.senators[seat] + event["count"]))
+
+    def _done(self, state: State, event: Event) -> State:
+        cash_in = state.action
+        assert isinstance(cash_in, CashIn)
+        if event["seat"] == state.active:
+            return replace(state, action=replace(cash_in, casher=None, consul=False), action_done=True)
+        return self._next_casher(state, CashIn(cash_in.queue))
+
+    # --- the end, the view and the result ---------------------------------------------
+
+    def _waiting_for(self, state: State) -> str:
+        names, action = state.names, state.action
+        if action is None:
+            return "an auction, a blackmail or a cash-in"
+        if isinstance(action, Auction):
+            return f"{names[action.bidders[0]]}'s bid" if action.bidders else "decisions on " + ", ".join(action.open_decisions)
+        if isinstance(action, Blackmail):
+            return f"{names[action.pending[0]]}'s answer" if action.pending else "nothing"
+        if action.casher is not None:
+            return f"{names[action.casher]} to finish cashing in"
+        return f"{names[action.queue[0]]} to join or pass"
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.wars >= WARS_TO_END:
+            return Outcome(Termination.FINISHED, "the 4th war was drawn")
+        if len(state.alive_seats) <= 1:
+            return Outcome(Termination.FINISHED, "only one player has senators left")
+        return None
+
+    def view(self, state: State, seat: int | None, outcome: Outcome | None = None) -> dict[str, Any]:
+        names, action = state.names, state.action
+        over = state.over or outcome is not None
+        phase = "over" if over else "hands" if not state.started else self._phase(state)
+        view: dict[str, Any] = {
+            "phase": phase,
+            "turn": None if over or not state.started else names[state.active],
+            "waiting_for": None if over or not state.started or state.action_done else self._waiting_for(state),
+            "wars": state.wars,
+            "senators": dict(zip(names, state.senators)),
+            "eliminated": [names[s] for s in range(state.seat_count) if not state.alive(s)],
+            "face_up": {names[s]: state.cards_of(s, "up") for s in range(state.seat_count)},
+            "face_down": {names[s]: len(state.cards_of(s, "down")) for s in range(state.seat_count)},
+            "action_done": state.action_done,
+            "colours": list(state.colours),
+            "offices": sorted(state.offices),
+        }
+        if isinstance(action, Auction):
+            view["auction"] = {"cards": list(action.cards), "next_bidder": names[action.bidders[0]] if action.bidders else None,
+                               "high": {c: {"price": p, "bidder": names[b]} for c, (p, b) in action.high.items()},
+                               "open": action.open_decisions}
+        if isinstance(action, Blackmail):
+            view["blackmail"] = {"demanded": [names[s] for s in sorted(action.demanded)],
+                                 "pending": None if action.pending is None else {"target": names[action.pending[0]], "card": action.pending[1], "price": action.pending[2]}}
+        if isinstance(action, CashIn):
+            view["cash_in"] = {"casher": None if action.casher is None else names[action.casher],
+                               "next_to_join": names[action.queue[0]] if action.queue and action.casher is None else None,
+                               "senator_price": self._senator_price(state, False)}
+        if over:
+            view["money"] = dict(zip(names, state.money))
+        if seat is not None:
+            own = state.cards_of(seat, "up", "down", "hand")
+            view["my_money"] = state.money[seat]
+            view["my_cards"] = own
+            view["my_sets"] = [{"cards": list(c), "payout": p} for c, p in self.sets_in(own)]
+        return view
+
+    def _phase(self, state: State) -> str:
+        action = state.action
+        if state.action_done and not (isinstance(action, CashIn) and action.casher is not None):
+            return "next-event"
+        if action is None:
+            return "action"
+        if isinstance(action, Auction):
+            return "deciding" if action.deciding else "bidding"
+        if isinstance(action, Blackmail):
+            return "answer" if action.pending else "blackmail"
+        return "cashing" if action.casher is not None else "joining"
+
+    @staticmethod
+    def sets_in(cards: Sequence[str]) -> list[tuple[tuple[str, ...], int]]:
+        """Every set among these cards with what the bank pays, best first (the payout shown
+        before a player logs his sale)."""
+        found = [(combo, set_payout(combo, False)) for combo in itertools.combinations(sorted(cards), 3)]
+        return sorted(((c, p) for c, p in found if p is not None), key=lambda item: -item[1])
+
+    def result(self, state: State, outcome: Outcome | None = None) -> Result:
+        names = state.names
+        over = state.over or outcome is not None
+        scores = dict(zip(names, state.senators))
+        key = (lambda s: (state.senators[s], state.money[s])) if over else (lambda s: (state.senators[s], 0))
+        tiers: dict[tuple[int, int], list[str]] = {}
+        for s in range(state.seat_count):
+            tiers.setdefault(key(s), []).append(names[s])
+        ranking = [tiers[k] for k in sorted(tiers, reverse=True)]
+        played = [*state.turns, (names[state.active], state.senators, state.money)] if state.started else []
+        turns = [{"turn": i + 1, "active": active, "senators": dict(zip(names, senators)),
+                  **({"money": dict(zip(names, money))} if over else {})}
+                 for i, (active, senators, money) in enumerate(played)]
+        detail: dict[str, Any] = {"senators": scores, "wars": state.wars, "turns": turns}
+        if over:
+            detail["money"] = dict(zip(names, state.money))
+            detail["cards"] = {names[s]: state.cards_of(s, "up", "down", "hand") for s in range(state.seat_count)}
+        return Result(scores, ranking, detail)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .record import Header, write_record
+from .record import Header, read_record, write_record
 from .replay import replay, report
 from .simulate import employee_of_the_month, ftw_game, karriere_poker, senators_game
 
@@ -173,7 +173,8 @@ def write_samples(folder: Path) -> list[Path]:
     """Write every sample record and its expected `replay --json` output."""
     written = []
     for name, build in SAMPLES.items():
-        header, events = build()
+        header, built = build()
+        events = read_record(write_record(header, built)).events  # canonical key order, checked
         record = folder / f"{name}.jsonl"
         record.write_text(write_record(header, events), encoding="utf-8")
         expected = report(replay(header, events))

@@ -323,3 +323,23 @@ def test_the_cookie_is_secure_over_https(client: FlaskClient) -> None:
 def test_the_database_file_is_for_its_owner_only(tmp_path: Path) -> None:
     store = Store(tmp_path / "private.sqlite3")
     assert (Path(store.path).stat().st_mode & 0o777) == 0o600
+
+
+# --- Senators: money, hands and sold sets are secret until the end --------------------------
+
+
+def test_senators_money_hands_and_sets_stay_with_their_seat_and_the_host(client: FlaskClient) -> None:
+    table = Table(client, {"game": "senators", "seats": ["Anna", "Ben", "Cem"]}, claim=(0, 1))
+    table.log({"type": "hand", "seat": 0, "cards": ["red-4", "red-5", "red-6"]}, table.seats[0])
+    for body in ({"type": "event", "kind": "other"}, {"type": "cash-in", "seat": 0}, {"type": "join", "seat": 1, "choice": "pass"},
+                 {"type": "join", "seat": 2, "choice": "pass"}, {"type": "sell-set", "seat": 0, "cards": ["red-4", "red-5", "red-6"]}):
+        assert table.log(body).json["violation"] is None, body
+    for headers in ({}, bearer(table.seats[1])):
+        seen = every_text(client, table, headers)
+        assert "red-5" not in seen  # neither the hand nor the sold set
+        assert '"money"' not in client.get(f"/api/games/{table.id}", headers=headers).get_data(as_text=True)
+    own = client.get(f"/api/games/{table.id}", headers=bearer(table.seats[0])).json
+    assert own["view"]["my_money"] == 10 + 4 + 5 + 6 + 15  # the run bonus
+    assert "red-5" in every_text(client, table, bearer(table.host))
+    # a seat may not keep the table's books
+    assert table.log({"type": "adjust", "seat": 1, "money": 50, "reason": "gift"}, table.seats[1]).status_code == 403

@@ -8,11 +8,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from flask import Flask
+from flask.testing import FlaskClient
 
 from referee.record import Header, parse_event
 from referee.replay import Fold, replay
 from referee.store import Store
 from referee.tables import Tables
+from referee.web import create_app
 
 EVENTS_DIR = Path(__file__).resolve().parent.parent / "events"
 
@@ -53,6 +56,17 @@ def store(tmp_path: Path) -> Store:
 @pytest.fixture
 def tables(store: Store) -> Tables:
     return Tables(store)
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Flask:
+    """The real app on a real SQLite file; forms without CSRF tokens (tested on their own)."""
+    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "pages.sqlite3"), "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False})
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
 
 
 _skipped: list[str] = []

@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from conftest import EVENTS_DIR, events, table
-from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -18,7 +17,6 @@ from hypothesis import strategies as st
 from referee import cli, store
 from referee.cli import main
 from referee.record import write_record
-from referee.web import create_app
 
 KP = table("karriere-poker", "Anna Ben Cem Dora")
 
@@ -162,12 +160,6 @@ def test_demo_twice_stores_each_sample_once(tmp_path: Path) -> None:
     assert first.count("\n") == samples and "stored already" not in first
     assert second.count("stored already") == samples
     assert len(run("games", "--db", db)[1].splitlines()) == samples
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> FlaskClient:
-    app: Flask = create_app({"TESTING": True, "DATABASE": str(tmp_path / "c.sqlite3"), "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False})
-    return app.test_client()
 
 
 def test_history_strikes_through_a_withdrawn_flag_with_the_voids_reason(client: FlaskClient) -> None:

@@ -12,31 +12,20 @@ from click.testing import CliRunner
 from conftest import EVENTS_DIR
 from flask import Flask
 from flask.testing import FlaskClient
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.cli import main
 from referee.games import GAMES
 from referee.games.base import REDACTED
-from referee.record import RecordError, parse_header, read_record
+from referee.record import RecordError, read_record
 from referee.replay import replay, report
 from referee.store import Store
-from referee.web import create_app
 from test_api import Table, bearer
 
 FTW = {"game": "ftw", "seats": ["Anna", "Ben", "Cem"]}
 ANNA_FTW = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
 BEN_PROBE = [5, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23]  # 5 is in Anna's logged hand
-
-
-@pytest.fixture
-def app(tmp_path: Path) -> Flask:
-    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "h.sqlite3"), "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False})
-
-
-@pytest.fixture
-def client(app: Flask) -> FlaskClient:
-    return app.test_client()
 
 
 # --- 1. private information through side channels ------------------------------------------

@@ -21,16 +21,6 @@ from referee.web import create_app
 EVIL = "<script>alert(1)</script>"
 
 
-@pytest.fixture
-def app(tmp_path: Path) -> Flask:
-    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "pages.sqlite3"), "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False})
-
-
-@pytest.fixture
-def client(app: Flask) -> FlaskClient:
-    return app.test_client()
-
-
 def new_game(client: FlaskClient, game: str, seats: list[str], **form: str) -> str:
     answer = client.post("/new", data={"game": game, "seats": "\n".join(seats), **form})
     assert answer.status_code == 302, answer.data[:500]

@@ -365,7 +365,6 @@ def history(game_id: str) -> str:
     """Every event with its flag or void; tap one to see the table as it was then."""
     fold = fold_of(game_id)
     caller = page_caller(game_id)
-    finished = fold.outcome is not None
     at = seq_arg("at")
     then = referee().tables.fold_at(game_id, at) if at is not None else None
     seat = caller.seat if caller.role == "seat" else None

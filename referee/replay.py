@@ -46,6 +46,7 @@ class Fold:
     violations: tuple[tuple[int, Violation], ...] = ()  # standing flags only
     withdrawn: tuple[Withdrawn, ...] = ()
     void_seqs: frozenset[int] = frozenset()
+    logged_once: frozenset[Any] = frozenset()  # keys of Game.once_per tries, flagged ones too
 
     @property
     def voided(self) -> tuple[int, ...]:
@@ -125,20 +126,22 @@ def judge(fold: Fold, event: Mapping[str, Any]) -> Violation | tuple[Any, Outcom
 def step(fold: Fold, event: Mapping[str, Any]) -> Fold:
     """Fold one event; a flagged event leaves the game state as it was."""
     seq = event["seq"]
-    judged = judge(fold, event)
+    once = None if event["type"] in ("void", "note", "end") else fold.game.once_per(fold.state, event)
+    judged = once[1] if once is not None and once[0] in fold.logged_once else judge(fold, event)
+    logged_once = fold.logged_once if once is None else fold.logged_once | {once[0]}
     state, outcome, violations = fold.state, fold.outcome, fold.violations
     if isinstance(judged, Violation):
         violations = (*violations, (seq, judged))
     else:
         state, outcome = judged
     void_seqs = fold.void_seqs | {seq} if event["type"] == "void" else fold.void_seqs
-    return Fold(fold.header, fold.game, state, seq, outcome, violations, fold.withdrawn, void_seqs)
+    return Fold(fold.header, fold.game, state, seq, outcome, violations, fold.withdrawn, void_seqs, logged_once)
 
 
 def skip(fold: Fold, seq: int, flag: Violation | None, voided_by: int) -> Fold:
     """Pass over a withdrawn event: the state stays, its flag from when it was logged is kept."""
     withdrawn = (*fold.withdrawn, Withdrawn(seq, flag, voided_by))
-    return Fold(fold.header, fold.game, fold.state, seq, fold.outcome, fold.violations, withdrawn, fold.void_seqs)
+    return Fold(fold.header, fold.game, fold.state, seq, fold.outcome, fold.violations, withdrawn, fold.void_seqs, fold.logged_once)
 
 
 def replay(header: Header, events: Sequence[Mapping[str, Any]], upto: int | None = None) -> Fold:

@@ -63,10 +63,14 @@ def test_a_probing_hand_never_names_the_cards_in_another_seats_private_hand(clie
 
 
 def test_a_seat_logs_its_hand_once_per_round(client: FlaskClient) -> None:
-    table = Table(client, FTW, claim=(0,))
+    table = Table(client, FTW, claim=(0, 1))
     assert table.log({"type": "hand", "seat": 0, "cards": ANNA_FTW}, table.seats[0]).json["violation"] is None
     again = table.log({"type": "hand", "seat": 0, "cards": ANNA_FTW}, table.seats[0]).json
     assert again["violation"]["rule"] == "ftw.reveal.twice"
+    # A flagged probe counts too: Ben's second try tells nothing, whatever cards it names.
+    assert table.log({"type": "hand", "seat": 1, "cards": BEN_PROBE}, table.seats[1]).json["violation"]["rule"] == "ftw.card.seen"
+    clean = [13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24]
+    assert table.log({"type": "hand", "seat": 1, "cards": clean}, table.seats[1]).json["violation"]["rule"] == "ftw.reveal.twice"
 
 
 def test_a_flag_on_a_private_hand_is_redacted_for_everyone_else(client: FlaskClient) -> None:

@@ -401,9 +401,14 @@ def test_kp_hand_deal_against_other_hands_and_earlier_plays() -> None:
     assert last_flag(kp(*three_jokers, hand(BEN, "J", *ANNA_DEALT[:12]))) == "kp.hand.deal"
     assert last_flag(kp(deal(DORA), play(ANNA, 3), hand(ANNA, *ANNA_DEALT))) == "kp.hand.deal"
     assert last_flag(kp(deal(DORA), play(ANNA, 2), hand(ANNA, *ANNA_DEALT))) is None
+    # A seat logs its hand once per game, even the same cards again, and even after a
+    # flagged first try: hands cannot be used to probe other seats' hands.
     again = [deal(DORA), hand(ANNA, *ANNA_DEALT)]
-    assert last_flag(kp(*again, hand(ANNA, *ANNA_DEALT))) is None
+    assert last_flag(kp(*again, hand(ANNA, *ANNA_DEALT))) == "kp.hand.deal"
     assert last_flag(kp(*again, hand(ANNA, 3, *ANNA_DEALT[1:]))) == "kp.hand.deal"
+    assert last_flag(kp(deal(DORA), hand(ANNA, *ANNA_DEALT[:12]), hand(ANNA, *ANNA_DEALT))) == "kp.hand.deal"
+    voided = kp(deal(DORA), hand(ANNA, *ANNA_DEALT[:12]), {"type": "void", "target": 2}, hand(ANNA, *ANNA_DEALT))
+    assert last_flag(voided) is None  # a voided try is withdrawn: as if never logged
 
 
 def test_several_broken_rules_report_the_first_in_the_spec_table() -> None:

@@ -115,6 +115,12 @@ class Game(Generic[S]):
     result_is_private: ClassVar[bool] = False  # the score table reveals private holdings
     host_events: ClassVar[frozenset[str]] = frozenset()  # the table's book-keeping: logged by the host
 
+    def once_per(self, state: S, event: Event) -> tuple[Any, Violation] | None:
+        """For an event a seat may log only once in a span (its private hand once a round):
+        the span's key and the violation a repeat is. The first try counts even when it was
+        flagged, so a seat cannot probe others' secrets by logging hands again and again."""
+        return None
+
     def card_errors(self, options: Mapping[str, Any], event: Event) -> dict[str, list[str]]:
         """Format errors that depend on the header's options (a colour not in play); {} if none."""
         return {}

@@ -11,8 +11,9 @@ Spec: shared/rules/ftw.md. Decisions where the spec is silent:
   elsewhere (`ftw.card.seen`). A card named twice in one list is `ftw.card.seen`.
 - A helper out of the card range is not one of the seat's helpers: `ftw.boost.helper`.
 - The pile keeps every card (house rule: laid overlapping), so `low` may take any of them.
-- A seat logs its hand at most once per round: a second `hand` is `ftw.reveal.twice`
-  (the spec has no own id for it; a hand is the private twin of a reveal). Flags that were
+- A seat logs its hand at most once per round, a flagged try included: a second `hand`
+  is `ftw.reveal.twice` (the spec has no own id for it; a hand is the private twin of a
+  reveal). Flags that were
   judged on a private hand name the seats concerned, so other phones see them redacted.
 """
 
@@ -124,6 +125,12 @@ class Ftw(Game[State]):
             "reveal": (self._reveal_checks, self._reveal),
         }
 
+    def once_per(self, state: State, event: Event) -> tuple[Any, Violation] | None:
+        if event["type"] != "hand":
+            return None
+        seat = event["seat"]
+        return ("hand", seat, state.round), Violation("ftw.reveal.twice", f"{state.names[seat]}'s hand is already logged this round.")
+
     def initial(self, seats: Sequence[str], options: Mapping[str, Any]) -> State:
         if options["first"] >= len(seats):
             raise ValidationError({"first": [f"There is no seat {options['first']}."]})
@@ -171,9 +178,6 @@ class Ftw(Game[State]):
 
     def _hand_checks(self, state: State, event: Event) -> Iterator[Violation]:
         seat, cards = event["seat"], event["cards"]
-        if state.hands[seat] is not None or state.revealed[seat] is not None:
-            yield Violation("ftw.reveal.twice", f"{state.names[seat]}'s hand is already logged this round.")
-            return
         yield from self._range_checks(state, cards)
         yield from self._seen_checks(state, seat, cards, allow_played=True)
         size = start_size(state.seat_count)

@@ -5,9 +5,10 @@ Spec: shared/rules/karriere-poker.md. Decisions where the spec is silent:
   for a deal); a `hand` before the game's deal is flagged `kp.deal.missing`.
 - From game 2 a `deal` may omit `dealer`: the Tellerwäscher deals by rule.
 - `hand` may be logged at any time of its game: it is the hand as dealt; what the seat
-  has given, received and played since is applied to it. A second, different `hand` of
-  the same seat in one game, or one that contradicts what the seat already played or
-  gave, is flagged `kp.hand.deal`.
+  has given, received and played since is applied to it. A seat logs its hand once per
+  game: a second `hand` (even after a flagged first try, so hands cannot probe others'
+  secrets), or one that contradicts what the seat already played or gave, is flagged
+  `kp.hand.deal`.
 - An `exchange` without `cards` (only `count`): when the giver's dealt hand is known he
   is taken to have given what the rule demands; otherwise both hands become unknown
   for the rest of this game (sizes stay exact).
@@ -248,6 +249,12 @@ class KarrierePoker(Game[State]):
                 )
         return loaded
 
+    def once_per(self, state: State, event: Event) -> tuple[Any, Violation] | None:
+        if event["type"] != "hand" or not state.playing:
+            return None
+        seat = event["seat"]
+        return ("hand", seat, state.game_number), Violation("kp.hand.deal", f"{state.names[seat]}'s hand is already logged in this game.")
+
     def initial(self, seats: Sequence[str], options: Mapping[str, Any]) -> State:
         n = len(seats)
         positions = options.get("positions", [*POSITIONS[: n - 1], POSITIONS[-1]])
@@ -285,9 +292,6 @@ class KarrierePoker(Game[State]):
         problems = []
         if sum(cards) != expected:
             problems.append(f"{name} was dealt {expected} cards, not {sum(cards)}")
-        known = state.dealt[seat]
-        if known is not None and known != cards:
-            problems.append(f"{name}'s hand was already logged with other cards")
         others = [h for s, h in enumerate(state.dealt) if s != seat and h is not None]
         dealt_in_all = add(cards, tuple(map(sum, zip(NO_CARDS, *others))))
         short = self._over_supply(state, dealt_in_all)

@@ -342,9 +342,13 @@ class Senators(Game[State]):
         yield from self._alive_checks(state, event)
         if state.started:
             yield Violation("sen.turn", "Starting hands are logged before the first event card.")
-        elif state.hand_logged[seat]:
-            yield Violation("sen.turn", f"{state.names[seat]}'s starting hand is already logged.")
         yield from self._entering(state, event["cards"])
+
+    def once_per(self, state: State, event: Event) -> tuple[Any, Violation] | None:
+        if event["type"] != "hand":
+            return None
+        seat = event["seat"]
+        return ("hand", seat), Violation("sen.turn", f"{state.names[seat]}'s starting hand is already logged.")
 
     def _event_checks(self, state: State, event: Event) -> Iterator[Violation]:
         if state.started and not state.action_done:

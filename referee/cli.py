@@ -17,6 +17,7 @@ from .store import Store, UnknownGame
 from .tables import Tables
 
 DEFAULT_DB = Path("instance") / "referee.sqlite3"
+CONNECTION_LIMIT = 800  # phones with open connections, below the usual 1,024 open files
 
 
 def default_db() -> str:
@@ -188,7 +189,7 @@ def samples(folder: str) -> None:
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
 @click.option(
     "--threads", default=32, show_default=True, type=click.IntRange(1, 128),
-    help="Waitress worker threads; every phone waiting for news holds one.",
+    help="Waitress worker threads; phones waiting for news may hold all but 8 of them.",
 )
 @db_option
 def serve(host: str, port: int, threads: int, db_path: str) -> None:
@@ -199,7 +200,9 @@ def serve(host: str, port: int, threads: int, db_path: str) -> None:
 
     addresses = lan_addresses() if host in ("0.0.0.0", "::") else [host]
     public = f"http://{addresses[0]}:{port}" if addresses else f"http://127.0.0.1:{port}"
-    app = create_app({"DATABASE": os.path.abspath(db_path), "PUBLIC_URL": public})
+    waiting = max(1, threads - 8)  # long-polling phones never take the last 8 threads
+    app = create_app({"DATABASE": os.path.abspath(db_path), "PUBLIC_URL": public,
+                      "LONG_POLL_MAX_WAITING": waiting, "LONG_POLL_MAX_PER_GAME": max(1, waiting // 2)})
     if host in ("0.0.0.0", "::"):
         if not addresses:
             click.echo(
@@ -214,7 +217,9 @@ def serve(host: str, port: int, threads: int, db_path: str) -> None:
             click.echo(qr_for_terminal(f"http://{addresses[0]}:{port}/"))
     else:
         click.echo(f"Open http://{host}:{port}/")
-    waitress.serve(app, host=host, port=port, threads=threads, ident="table-referee")
+    # Every phone keeps a connection open; waitress' default limit of 100 would leave the
+    # 101st phone (or an unrelated request) waiting in the backlog.
+    waitress.serve(app, host=host, port=port, threads=threads, ident="table-referee", connection_limit=CONNECTION_LIMIT)
 
 
 def lan_addresses() -> list[str]:

@@ -3,6 +3,11 @@
 Appending folds only the new event into the cached state; a full replay happens on a
 cache miss (a restart, another process wrote) and after a valid `void`, which re-judges
 everything after its target.
+
+Phones wait for news (long-poll) on their own game's condition, so an append wakes only
+that game's phones. Each waiting phone holds a server thread: waiting is capped in total
+and per game below the thread pool, and a phone over the cap is answered at once and told
+to come back later, so waiting phones can never starve other requests.
 """
 
 from __future__ import annotations
@@ -47,10 +52,12 @@ def answer_values(answer: dict[str, Any]) -> tuple[Violation | None, bool]:
 
 
 class Tables:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, max_waiting: int = 24, max_waiting_per_game: int = 12) -> None:
         self.store = store
         self._folds: dict[str, Fold] = {}
-        self._news = threading.Condition(store.lock)
+        self._news: dict[str, threading.Condition] = {}  # one per game, all on the store's lock
+        self._waiting: dict[str, int] = {}
+        self.max_waiting, self.max_waiting_per_game = max_waiting, max_waiting_per_game
 
     def create(self, header: Header, game_id: str | None = None) -> str:
         return self.store.create_game(header, game_id)
@@ -86,7 +93,9 @@ class Tables:
                 answer = stored.answer or answer_json(fold.violation_at(stored.seq), fold.outcome is not None)
                 return Appended(stored.event, *answer_values(answer), fold, new=False)
             self._folds[game_id] = folded[0]
-            self._news.notify_all()
+            news = self._news.get(game_id)
+            if news is not None:
+                news.notify_all()
             return Appended(stored.event, *answer_values(stored.answer), folded[0])
 
     def fold(self, game_id: str) -> Fold:
@@ -103,8 +112,19 @@ class Tables:
         """The game as it stood after event `seq` (the history's "table as it was then")."""
         return replay(self.store.header(game_id), self.store.events(game_id), upto=seq)
 
-    def wait(self, game_id: str, after: int, timeout: float) -> int:
-        """Block until the game has an event after `after` or `timeout` passes; the last seq."""
-        with self._news:
-            self._news.wait_for(lambda: self.store.last_seq(game_id) > after, timeout)
-            return self.store.last_seq(game_id)
+    def wait(self, game_id: str, after: int, timeout: float) -> bool:
+        """Block until the game has an event after `after` or `timeout` passes. False when
+        too many phones wait already: the caller answers now and asks to come back later."""
+        with self.store.lock:
+            waiting = sum(self._waiting.values())
+            if waiting >= self.max_waiting or self._waiting.get(game_id, 0) >= self.max_waiting_per_game:
+                return False
+            news = self._news.setdefault(game_id, threading.Condition(self.store.lock))
+            self._waiting[game_id] = self._waiting.get(game_id, 0) + 1
+            try:
+                news.wait_for(lambda: self.store.last_seq(game_id) > after, timeout)
+            finally:
+                self._waiting[game_id] -= 1
+                if not self._waiting[game_id]:
+                    del self._waiting[game_id], self._news[game_id]
+            return True

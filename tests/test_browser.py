@@ -179,3 +179,54 @@ def test_a_short_ftw_game_is_played_to_its_result_table(server: str, browser: Br
     assert host.locator("figure svg").count() == 1
     assert_phone_friendly(host)
     shot(host, "ftw-result")
+
+
+def test_three_phones_play_a_senators_auction_turn(server: str, browser: Browser) -> None:
+    host = phone(browser).new_page()
+    host.goto(f"{server}/new?game=senators")
+    host.fill("#seats", "Anna\nBen\nCem")
+    host.get_by_role("button", name="Start the game").click()
+    code = host.locator(".code").inner_text().strip()
+    phones: dict[str, Page] = {}
+    for name in ("Anna", "Ben", "Cem"):
+        page = phone(browser).new_page()
+        page.goto(server)
+        page.fill("input[name=code]", code)
+        page.get_by_role("button", name="Join").click()
+        page.get_by_role("button", name=name).click()
+        expect(page.locator("#table")).to_contain_text(f"You are {name}")
+        phones[name] = page
+    anna, ben, cem = phones["Anna"], phones["Ben"], phones["Cem"]
+
+    # The host logs the event card; Anna starts an auction of the three revealed cards.
+    host.get_by_role("link", name="To the table").click()
+    host.get_by_role("button", name="Event", exact=True).click()
+    expect(anna.locator("#table")).to_contain_text("Your turn", timeout=2000)
+    expect(anna.locator("#table")).to_contain_text("Your money: 10")
+    anna.fill("#auction-cards", "red-3 blue-7 green-1")
+    anna.get_by_role("button", name="Auction", exact=True).click()
+
+    # Ben bids 4 on red-3; Cem 5 on red-3 and 2 on blue-7; every phone sees the bids.
+    expect(ben.get_by_label("Price for red-3")).to_be_visible(timeout=2000)
+    assert_phone_friendly(ben)
+    ben.get_by_label("Price for red-3").fill("4")
+    ben.get_by_role("button", name="Bid").click()
+    expect(cem.get_by_label("Price for red-3")).to_be_visible(timeout=2000)
+    cem.get_by_label("Price for red-3").fill("5")
+    cem.get_by_label("Price for blue-7").fill("2")
+    cem.get_by_role("button", name="Bid").click()
+
+    # Anna sells red-3 to Cem and buys blue-7 from him; green-1 had no bid: hers.
+    expect(anna.get_by_role("button", name="Sell", exact=True)).to_have_count(2, timeout=2000)
+    shot(anna, "senators-deciding")
+    anna.locator("form", has_text="red-3").get_by_role("button", name="Sell", exact=True).click()
+    expect(anna.get_by_role("button", name="Buy", exact=True)).to_have_count(1, timeout=2000)
+    anna.get_by_role("button", name="Buy", exact=True).click()
+    for page in phones.values():
+        expect(page.locator("#senate")).to_contain_text("blue-7 green-1", timeout=2000)
+    # Anna 10 + 5 - 2 = 13; Cem 16 - 5 + 2 = 13. Each phone sees only its own money.
+    expect(anna.locator("#table")).to_contain_text("Your money: 13")
+    expect(cem.locator("#table")).to_contain_text("Your money: 13")
+    assert "Money:" not in ben.locator("#table").inner_text()
+    assert_phone_friendly(anna)
+    shot(cem, "senators-after-auction")

@@ -21,6 +21,7 @@ from referee.games.base import REDACTED
 from referee.record import RecordError, read_record
 from referee.replay import replay, report
 from referee.store import Store
+from referee.web import create_app
 from test_api import Table, bearer
 
 FTW = {"game": "ftw", "seats": ["Anna", "Ben", "Cem"]}
@@ -336,3 +337,32 @@ def test_senators_money_hands_and_sets_stay_with_their_seat_and_the_host(client:
     assert "red-5" in every_text(client, table, bearer(table.host))
     # a seat may not keep the table's books
     assert table.log({"type": "adjust", "seat": 1, "money": 50, "reason": "gift"}, table.seats[1]).status_code == 403
+
+
+# --- 6. long-poll cannot starve the server -------------------------------------------------
+
+
+def test_phones_over_the_waiting_cap_are_answered_at_once_with_retry_after(tmp_path: Path) -> None:
+    import threading
+    import time
+
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "w.sqlite3"), "SECRET_KEY": "t",
+                      "LONG_POLL_MAX_WAITING": 2, "LONG_POLL_MAX_PER_GAME": 1})
+    client = app.test_client()
+    one, two = Table(client, FTW, claim=()), Table(client, FTW, claim=())
+    waiting = [threading.Thread(target=lambda t=t: app.test_client().get(f"/api/games/{t.id}/events?after=0&wait=3")) for t in (one, two)]
+    for thread in waiting:
+        thread.start()
+    time.sleep(0.3)
+    started = time.monotonic()
+    # The per-game cap (1) and the total cap (2) are both reached: answered at once.
+    for table in (one, Table(client, FTW, claim=())):
+        answer = client.get(f"/api/games/{table.id}/events?after=0&wait=3")
+        assert answer.status_code == 200 and answer.headers["Retry-After"] == "5"
+    page = client.get(f"/g/{one.id}/live?after=0")
+    assert 'hx-trigger="load delay:5s' in page.get_data(as_text=True)
+    assert time.monotonic() - started < 1.0
+    one.log({"type": "note", "text": "wake up"})  # wakes only game one's phone
+    waiting[0].join(timeout=2)
+    assert not waiting[0].is_alive() and waiting[1].is_alive()
+    waiting[1].join()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from pathlib import Path
@@ -229,3 +230,17 @@ def test_only_the_host_or_the_author_sees_the_void_button(client: FlaskClient) -
     assert "Void this move" in client.get(f"/g/{game_id}").get_data(as_text=True)  # the host
     watcher = client.application.test_client().get(f"/g/{game_id}").get_data(as_text=True)
     assert 'data-rule="kp.turn"' in watcher and "Void this move" not in watcher
+
+
+def test_every_ui_string_has_a_german_translation() -> None:
+    from babel.messages.pofile import read_po
+
+    top = Path(__file__).resolve().parent.parent
+    with (top / "referee/web/translations/de/LC_MESSAGES/messages.po").open("rb") as po:
+        catalog = read_po(po)
+    german = {m.id[0] if isinstance(m.id, tuple) else m.id for m in catalog if m.id and m.string}
+    used = set()
+    for path in [*(top / "templates").rglob("*.html"), top / "referee/web/pages.py"]:
+        quoted = r"""(?:\b_|gettext)\(\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')"""
+        used |= {ast.literal_eval(match.group(1)) for match in re.finditer(quoted, path.read_text(encoding="utf-8"))}
+    assert sorted(used - german) == []

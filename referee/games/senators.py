@@ -338,7 +338,6 @@ class Senators(Game[State]):
                 yield Violation("sen.card.unknown", f"{card} is already in play or out of it; each card exists once.")
 
     def _hand_checks(self, state: State, event: Event) -> Iterator[Violation]:
-        seat = event["seat"]
         yield from self._alive_checks(state, event)
         if state.started:
             yield Violation("sen.turn", "Starting hands are logged before the first event card.")

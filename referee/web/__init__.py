@@ -84,6 +84,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=64 * 1024,
         JOIN_RATE_LIMIT="10 per minute",
         LONG_POLL_SECONDS=20,
+        LONG_POLL_MAX_WAITING=24,  # below waitress' 32 threads: the rest serve everything else
+        LONG_POLL_MAX_PER_GAME=12,
+        LONG_POLL_RETRY_SECONDS=5,  # a phone over the cap asks again after this
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
     )
@@ -95,7 +98,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path) / "secret_key")
 
     store = Store(app.config["DATABASE"])
-    app.extensions["referee"] = Referee(Tables(store), Access(store), GuessLimit(app.config["JOIN_RATE_LIMIT"]))
+    tables = Tables(store, app.config["LONG_POLL_MAX_WAITING"], app.config["LONG_POLL_MAX_PER_GAME"])
+    app.extensions["referee"] = Referee(tables, Access(store), GuessLimit(app.config["JOIN_RATE_LIMIT"]))
 
     from . import api, pages
 

@@ -271,11 +271,13 @@ def list_events(game_id: str) -> Response:
     after = min(request.args.get("after", 0, type=int), MAX_SEQ)
     wait = min(request.args.get("wait", 0, type=float), current_app.config["LONG_POLL_SECONDS"])
     tables = referee().tables
-    if wait > 0:
-        tables.wait(game_id, after, wait)
+    waited = tables.wait(game_id, after, wait) if wait > 0 else True
     fold = tables.fold(game_id)
     events = [event_json(fold, event, caller) for event in tables.store.events(game_id, after=max(after, 0))]
-    return jsonify(events=events, seq=fold.seq, finished=fold.outcome is not None)
+    response = jsonify(events=events, seq=fold.seq, finished=fold.outcome is not None)
+    if not waited:  # too many phones wait already: come back later
+        response.headers["Retry-After"] = str(current_app.config["LONG_POLL_RETRY_SECONDS"])
+    return response
 
 
 @bp.get("/games/<game_id>/record")

@@ -9,6 +9,7 @@ game, so it never opens another game.
 from __future__ import annotations
 
 import importlib.resources
+import itertools
 import re
 from urllib.parse import urlsplit, urlunsplit
 from pathlib import Path
@@ -64,7 +65,7 @@ def init_app(app: Flask) -> None:
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = compile_translations(Path(app.instance_path) / "translations")
     babel.init_app(app, locale_selector=choose_language)
     app.register_blueprint(bp)
-    app.jinja_env.globals.update(GAMES=GAMES, card_label=card_label, get_locale=get_locale)
+    app.jinja_env.globals.update(GAMES=GAMES, card_label=card_label, get_locale=get_locale, receipt_qr=qr_svg)
 
 
 def compile_translations(target: Path) -> str:
@@ -85,6 +86,12 @@ def public_url(endpoint: str, **values: Any) -> str:
     never from the request's Host header, which a client chooses."""
     base = current_app.config.get("PUBLIC_URL") or request.host_url
     return base.rstrip("/") + url_for(endpoint, **values)
+
+
+def qr_svg(text: str) -> str:
+    """A QR code as inline SVG (segno): join links, and the receipt at the end of a game."""
+    svg: str = segno.make(text, error="m").svg_inline(scale=4, dark="#111", light="#fff")
+    return svg
 
 
 def choose_language() -> str:
@@ -171,7 +178,7 @@ def host(game_id: str) -> Any:
         return redirect(url_for("pages.table", game_id=game_id))
     code = referee().access.join_code(game_id) or ""
     link = public_url("pages.join_link", code=code)
-    qr = segno.make(link, error="m").svg_inline(scale=6, dark="#111", light="#fff")
+    qr = qr_svg(link)
     return render_template("host.html", fold=fold, game_id=game_id, code=code, link=link, qr=qr)
 
 
@@ -266,9 +273,12 @@ def live(game_id: str) -> str:
     """Long-poll: answers with the table as soon as another phone logs, or after a while."""
     fold_of(game_id)
     after = seq_arg("after") or 0
-    referee().tables.wait(game_id, after, current_app.config["LONG_POLL_SECONDS"])
+    waited = referee().tables.wait(game_id, after, current_app.config["LONG_POLL_SECONDS"])
     fold = fold_of(game_id)
-    return render_template("table_panel.html", **table_context(game_id, fold, page_caller(game_id)))
+    context = table_context(game_id, fold, page_caller(game_id))
+    if not waited:  # too many phones wait already: this one asks again later
+        context["poll_delay"] = f"{current_app.config['LONG_POLL_RETRY_SECONDS']}s"
+    return render_template("table_panel.html", **context)
 
 
 @bp.post("/g/<game_id>/log")
@@ -386,23 +396,35 @@ def result(game_id: str) -> str:
     finished = fold.outcome is not None
     hidden = fold.game.result_is_private and not finished and not caller.is_host
     outcome = fold.result()
-    chart = None if hidden else running_totals_chart(fold.header.game, outcome.detail)
-    return render_template("result.html", fold=fold, game_id=game_id, result=outcome, hidden=hidden, chart=chart, caller=caller)
+    shown_charts = [] if hidden else charts(fold.header.game, outcome.detail)
+    return render_template("result.html", fold=fold, game_id=game_id, result=outcome, hidden=hidden, charts=shown_charts, caller=caller,
+                           head=referee().tables.store.head(game_id) if finished else None)
 
 
-def running_totals_chart(game: str, detail: dict[str, Any]) -> str | None:
-    """FTW?! running totals per round, as inline SVG (pygal)."""
-    rounds = detail.get("rounds") if game == "ftw" else None
-    if not rounds:
-        return None
-    chart = pygal.Line(js=[], width=360, height=260, show_legend=True, legend_at_bottom=True, style=pygal.style.LightStyle)
-    chart.x_labels = [str(r["round"]) for r in rounds]
-    for name in rounds[0]["scores"]:
-        running, total = [], 0
-        for row in rounds:
-            total += row["scores"][name]
-            running.append(total)
-        chart.add(name, running)
+def charts(game: str, detail: dict[str, Any]) -> list[tuple[str, str]]:
+    """The game's charts as (title, inline SVG): FTW?! running totals per round; Senators'
+    senate track per turn and, once the game is over, money per turn."""
+    if game == "ftw" and detail.get("rounds"):
+        rounds = detail["rounds"]
+        totals = {name: list(itertools.accumulate(row["scores"][name] for row in rounds)) for name in rounds[0]["scores"]}
+        return [(gettext("Running totals"), line_chart([str(r["round"]) for r in rounds], totals))]
+    if game == "senators" and detail.get("turns"):
+        turns = detail["turns"]
+        labels = [str(t["turn"]) for t in turns]
+        shown = [(gettext("Senators per turn"), line_chart(labels, {n: [t["senators"][n] for t in turns] for n in turns[0]["senators"]}))]
+        if "money" in turns[0]:
+            shown.append((gettext("Money per turn"), line_chart(labels, {n: [t["money"][n] for t in turns] for n in turns[0]["money"]})))
+        return shown
+    return []
+
+
+def line_chart(x_labels: list[str], series: dict[str, list[int]]) -> str:
+    """A small line chart as inline SVG without scripts (pygal), sized for a phone."""
+    chart = pygal.Line(js=[], width=360, height=260, show_legend=True, legend_at_bottom=True,
+                       show_dots=len(x_labels) <= 40, style=pygal.style.LightStyle)
+    chart.x_labels = x_labels if len(x_labels) <= 20 else [label if i % 10 == 0 else "" for i, label in enumerate(x_labels)]
+    for name, values in series.items():
+        chart.add(name, values)
     svg: str = chart.render(is_unicode=True, disable_xml_declaration=True)
     return svg
 

@@ -7,6 +7,8 @@
 (c) appending event 10,000 of one game against appending event 10 (Tables, with the
     state cache): within 1.5x.
 (d) peak memory of `referee replay --json` over a 100,000-event record: < 150 MB.
+(e) a move in a long Senators game against a move in Karriere Poker: the fold per event
+    (replay of a whole game) and an append through Tables (median of a game's last 100).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import sqlite_utils
 
 from referee.record import canonical, write_record
 from referee.replay import replay
-from referee.simulate import karriere_poker
+from referee.simulate import karriere_poker, senators_game
 from referee.store import Store, chain_hash
 from referee.tables import Tables
 
@@ -126,6 +128,27 @@ def replay_memory(folder: Path) -> tuple[float, int]:
     return int(done.stderr.strip().splitlines()[-1]) / 1024, len(events), seconds  # type: ignore[return-value]
 
 
+def move_cost(folder: Path) -> dict[str, tuple[float, float]]:
+    """Per game: microseconds of fold per event, and ms of a Tables append late in the game."""
+    costs = {}
+    longest = max((senators_game(["Anna", "Ben", "Cem", "Dora", "Emil"], seed=s, hands=False) for s in range(20)), key=lambda g: len(g[1]))
+    for name, (header, events) in (("karriere-poker", kp_events(3000)), ("senators", longest)):
+        runs = []
+        for _ in range(7):
+            started = time.perf_counter()
+            replay(header, events)  # type: ignore[arg-type]
+            runs.append((time.perf_counter() - started) / len(events))
+        tables = Tables(Store(folder / f"move-{name}.sqlite3"))
+        game = tables.create(header)  # type: ignore[arg-type]
+        timings = []
+        for body in bodies(events):
+            started = time.perf_counter()
+            tables.append(game, body)
+            timings.append(time.perf_counter() - started)
+        costs[name] = (statistics.median(runs) * 1e6, statistics.median(timings[-100:]) * 1000, len(events))  # type: ignore[assignment]
+    return costs
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
@@ -140,6 +163,11 @@ def main() -> None:
               f"ratio {late / early:.2f} (target <= 1.5)")
         peak, count, seconds = replay_memory(folder)
         print(f"(d) `referee replay --json` of a {count:,}-event record: peak RSS {peak:.0f} MB in {seconds:.1f} s (target < 150 MB)")
+        costs = move_cost(folder)
+        kp, sen = costs["karriere-poker"], costs["senators"]
+        print(f"(e) a move: Karriere Poker ({kp[2]} events) fold {kp[0]:.0f} us/event, append {kp[1]:.3f} ms; "  # type: ignore[misc]
+              f"Senators ({sen[2]} events) fold {sen[0]:.0f} us/event, append {sen[1]:.3f} ms; "  # type: ignore[misc]
+              f"Senators/KP append = {sen[1] / kp[1]:.2f}")
         print(f"machine: {resource.getpagesize()} B pages, python {sys.version.split()[0]}")
 
 

@@ -47,13 +47,17 @@ class Caller:
         """What the `by` field of an event this caller logs says: "host" or the seat."""
         return "host" if self.is_host else self.seat
 
-    def may_see(self, seat: int | None) -> bool:
-        """Whether this caller may see the private information of `seat`."""
-        return self.is_host or (self.role == "seat" and seat == self.seat)
-
-    def reader(self, finished: bool) -> Callable[[int], bool] | None:
-        """Whose secrets this caller may read: everyone's once the game is over (None)."""
-        return None if finished else self.may_see
+    def reader(self, game: Game[Any], state: Any, finished: bool) -> Callable[[int], bool] | None:
+        """Whose secrets this caller may read: everyone's once the game is over (None); the
+        host all; a seat its own and those it shares them with (its team, Game.sharing)."""
+        if finished:
+            return None
+        if self.is_host:
+            return lambda seat: True
+        me = self.seat
+        if self.role != "seat" or me is None:
+            return lambda seat: False
+        return lambda seat: me in game.sharing(state, seat)
 
     def idempotency_key(self, key: str | None) -> str | None:
         """A client's key, scoped to this caller's token: another phone's key is its own."""
@@ -155,9 +159,10 @@ class Access:
         return token
 
 
-def visible_event(game: Game[Any], event: Mapping[str, Any], caller: Caller, finished: bool) -> dict[str, Any]:
+def visible_event(game: Game[Any], state: Any, event: Mapping[str, Any], caller: Caller, finished: bool) -> dict[str, Any]:
     """An event as this caller may see it: private events of other seats are withheld."""
-    if finished or event["type"] not in game.private_events or caller.may_see(event.get("seat")):
+    reader = caller.reader(game, state, finished)
+    if reader is None or event["type"] not in game.private_events or ("seat" in event and reader(event["seat"])):
         return dict(event)
     return {"seq": event["seq"], "type": event["type"], "seat": event.get("seat"), "withheld": True}
 

@@ -115,6 +115,11 @@ class Game(Generic[S]):
     result_is_private: ClassVar[bool] = False  # the score table reveals private holdings
     host_events: ClassVar[frozenset[str]] = frozenset()  # the table's book-keeping: logged by the host
 
+    def sharing(self, state: S, seat: int) -> frozenset[int]:
+        """The seats that may see `seat`'s private information (its team, where a game has
+        teams); the host always may."""
+        return frozenset({seat})
+
     def once_per(self, state: S, event: Event) -> tuple[Any, Violation] | None:
         """For an event a seat may log only once in a span (its private hand once a round):
         the span's key and the violation a repeat is. The first try counts even when it was

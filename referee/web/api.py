@@ -123,18 +123,19 @@ def event_json(fold: Fold, event: dict[str, Any], caller: Caller) -> dict[str, A
     finished = fold.outcome is not None
     seq = event["seq"]
     violation, withdrawn = fold.violation_at(seq), fold.withdrawn_at(seq)
+    reader = caller.reader(fold.game, fold.state, finished)
     return {
-        **visible_event(fold.game, event, caller, finished),
-        "violation": None if violation is None else flag_json(violation, caller.reader(finished)),
+        **visible_event(fold.game, fold.state, event, caller, finished),
+        "violation": None if violation is None else flag_json(violation, reader),
         "voided": withdrawn is not None,
-        "withdrawn": None if withdrawn is None else {**flag_json(withdrawn.flag, caller.reader(finished)), "voided_by": withdrawn.voided_by},
+        "withdrawn": None if withdrawn is None else {**flag_json(withdrawn.flag, reader), "voided_by": withdrawn.voided_by},
     }
 
 
 def game_json(game_id: str, fold: Fold, caller: Caller) -> dict[str, Any]:
     """The game as this caller may see it."""
     finished = fold.outcome is not None
-    shown = report(fold, may_see=caller.reader(finished))
+    shown = report(fold, may_see=caller.reader(fold.game, fold.state, finished))
     seat = caller.seat if caller.role == "seat" else None
     body = {
         "id": game_id,
@@ -257,8 +258,8 @@ def append_event(game_id: str) -> tuple[Response, int]:
     finished = appended.finished
     answer = {
         "seq": appended.seq,
-        "event": visible_event(appended.fold.game, appended.event, caller, finished),
-        "violation": None if appended.violation is None else flag_json(appended.violation, caller.reader(finished)),
+        "event": visible_event(appended.fold.game, appended.fold.state, appended.event, caller, finished),
+        "violation": None if appended.violation is None else flag_json(appended.violation, caller.reader(appended.fold.game, appended.fold.state, finished)),
         "finished": finished,
     }
     return jsonify(answer), 201  # a retry answers exactly as the first time

@@ -246,7 +246,7 @@ def table_context(game_id: str, fold: Fold, caller: Caller, error: str | None = 
     for flagged_seq, violation in fold.violations[-5:]:
         event = store.event(game_id, flagged_seq) or {}
         mine = caller.is_host or (seat is not None and seat in (event.get("seat"), event.get("by")))
-        flagged.append({"seq": flagged_seq, **flag_json(violation, caller.reader(finished)), "mine": mine})
+        flagged.append({"seq": flagged_seq, **flag_json(violation, caller.reader(fold.game, fold.state, finished)), "mine": mine})
     return {
         "game_id": game_id,
         "fold": fold,
@@ -255,7 +255,7 @@ def table_context(game_id: str, fold: Fold, caller: Caller, error: str | None = 
         "seat": seat,
         "view": fold.view(seat),
         "flags": flagged,
-        "recent": [visible_event(fold.game, e, caller, finished) for e in store.events(game_id, after=fold.seq - 6)][::-1],
+        "recent": [visible_event(fold.game, fold.state, e, caller, finished) for e in store.events(game_id, after=fold.seq - 6)][::-1],
         "finished": finished,
         "error": error,
     }

@@ -14,7 +14,7 @@ from typing import Any
 
 from .record import Header, read_record, write_record
 from .replay import replay, report
-from .simulate import employee_of_the_month, ftw_game, karriere_poker, senators_game
+from .simulate import employee_of_the_month, ftw_game, karriere_poker, ladies_gentlemen_game, senators_game
 
 Sample = tuple[Header, list[dict[str, Any]]]
 
@@ -155,7 +155,45 @@ def senators_four_players_with_flags() -> Sample:
     return Header(header.game, header.seats, header.options, title="Senat mit Fehlern"), with_mistakes(events, mistakes)
 
 
+def lg_four_players() -> Sample:
+    header, events = ladies_gentlemen_game(["Anna", "Ben", "Cem", "Dora"], seed=4, gossip=True)
+    return Header(header.game, header.seats, header.options, title="Ein Ball zu viert"), events
+
+
+def lg_five_players_courtesan_wins() -> Sample:
+    return ladies_gentlemen_game(["Anna", "Ben", "Cem", "Dora", "Emil"], seed=2, verdict="courtesan")
+
+
+def lg_seven_players_scandal() -> Sample:
+    return ladies_gentlemen_game(["Anna", "Ben", "Cem", "Dora", "Emil", "Fay", "Gus"], seed=2, verdict="scandal")
+
+
+def lg_six_players_with_flags() -> Sample:
+    """A gentleman shopping voided; a visit before all numbers voided; a lady paying a bill left flagged."""
+    header, events = ladies_gentlemen_game(["Anna", "Ben", "Cem", "Dora", "Emil", "Fay"], seed=6)
+    visit = next(i for i, e in enumerate(events) if e["type"] == "visit")
+    bill = next(i for i, e in enumerate(events) if e["type"] == "bill")
+    number = next(i for i, e in enumerate(events) if e["type"] == "number")
+    mistakes = {
+        number: [
+            {"type": "visit", "seat": 0, "boutique": "team-0"},  # lg.phase: numbers first
+            {"type": "void", "target": -1, "reason": "numbers first"},
+        ],
+        visit: [
+            {"type": "visit", "seat": 1, "boutique": "team-0"},  # lg.role: Ben is a gentleman
+            {"type": "void", "target": -1, "reason": "Ben tapped on Anna's phone"},
+        ],
+        bill: [{**events[bill], "seat": 0}],  # lg.role: Anna does not pay; left flagged
+    }
+    titled = Header(header.game, header.seats, header.options, title="Ball mit Fehlern")
+    return titled, with_mistakes(events, mistakes)
+
+
 SAMPLES: dict[str, Callable[[], Sample]] = {
+    "ladies-and-gentlemen-4-players": lg_four_players,
+    "ladies-and-gentlemen-5-players-courtesan-wins": lg_five_players_courtesan_wins,
+    "ladies-and-gentlemen-6-players-flags": lg_six_players_with_flags,
+    "ladies-and-gentlemen-7-players-scandal": lg_seven_players_scandal,
     "senators-3-players": senators_three_players,
     "senators-4-players-flags": senators_four_players_with_flags,
     "senators-5-players": senators_five_players,

@@ -15,6 +15,7 @@ from .games import find_game
 from .games import employee_of_the_month as eotm
 from .games import ftw
 from .games import karriere_poker as kp
+from .games import ladies_gentlemen as lg
 from .games import senators as sen
 from .games.base import Violation
 from .record import Header
@@ -307,3 +308,107 @@ def _senators_cash(sim: Simulation, rng: random.Random, seat: int, secret: dict[
     if count:
         sim.log("buy-senators", seat=seat, count=count, **({"office": "office-consul"} if consul else {}))
     sim.log("done", seat=seat)
+
+
+def ladies_gentlemen_game(seats: list[str], seed: int = 0, gossip: bool = False, verdict: str | None = None) -> tuple[Header, list[dict[str, Any]]]:
+    """Six days and the Ball with random legal shopping and bills. `verdict` "courtesan" or
+    "scandal" enters Ball scores that make the courtesan the most or the least elegant."""
+    rng = random.Random(seed)
+    header = Header("ladies-and-gentlemen", tuple(seats), {"gossip": True} if gossip else {})
+    sim = Simulation(header)
+    state: lg.State = sim.state
+    boutiques = [f"team-{lady}" for lady in state.ladies]
+    made = iter(range(1, 10**6))
+    new_card = lambda kind: {"name": f"{'gown' if kind == 'wardrobe' else 'maid'}-{next(made)}", "kind": kind,  # noqa: E731
+                             "price": rng.randrange(100, 700, 50) if kind == "wardrobe" else rng.randrange(50, 300, 50),
+                             "stars": rng.randint(0, 5)}
+    for day in range(1, lg.DAYS + 1):
+        sim.log("day", n=day)
+        for gentleman, number in zip(state.gentlemen, rng.sample(range(1, len(state.teams) + 1), len(state.teams))):
+            sim.log("number", seat=gentleman, number=number)
+        for boutique in boutiques:
+            if rng.random() < 0.5:
+                sim.log("window", boutique=boutique, card=new_card("wardrobe"))
+        for gentleman in state.gentlemen:
+            if rng.random() < 0.5:
+                sim.log("income", seat=gentleman, amount=rng.randrange(100, 600, 50), reason="contract")
+        for shopper in state.shoppers:
+            sim.log("visit", seat=shopper, boutique=rng.choice(boutiques))
+        if gossip:
+            _lg_gossip(sim, rng)
+        _lg_shopping(sim, rng, new_card)
+        _lg_evening(sim, rng)
+    _lg_ball(sim, rng, verdict)
+    return header, sim.events
+
+
+def _lg_shopping(sim: Simulation, rng: random.Random, new_card: Any) -> None:
+    state: lg.State = sim.state
+    for boutique, shop in state.boutiques.items():
+        if len(shop.order) == 1:
+            for _ in range(rng.randint(0, 3)):
+                kind = "servant" if rng.random() < 0.25 and not sim.state.servants.get(shop.order[0]) else "wardrobe"
+                sim.log("take", seat=shop.order[0], boutique=boutique, card=new_card(kind))
+            continue
+        while True:
+            shop = sim.state.boutiques[boutique]
+            if len(shop.passed) == len(shop.order):
+                break
+            shopper = shop.order[shop.next]
+            if rng.random() < 0.35:
+                sim.log("pass", seat=shopper, boutique=boutique)
+            else:
+                kind = "servant" if rng.random() < 0.25 and not sim.state.servants.get(shopper) else "wardrobe"
+                sim.log("take", seat=shopper, boutique=boutique, card=new_card(kind))
+
+
+def _lg_evening(sim: Simulation, rng: random.Random) -> None:
+    state: lg.State = sim.state
+    for card in state.to_give():
+        sim.log("give", seat=state.courtesan, card=card.name, to=rng.choice(state.gentlemen))
+    for gentleman in state.gentlemen:
+        lady = state.lady_of(gentleman)
+        window = sim.state.windows.get(f"team-{lady}")
+        if window is not None and sim.state.cards[window.name].place == "window" and f"team-{lady}" not in sim.state.visits.values():
+            if sim.state.money[gentleman] >= -(-window.price // 2) and rng.random() < 0.7:
+                sim.log("bill", seat=gentleman, card=window.name, choice="discount")
+            elif sim.state.gossip_variant and sim.state.gossip_own[lady]:
+                sim.log("discard-gossip", seat=lady)
+        bills = sorted(sim.state.handed_to(gentleman), key=lambda c: c.shopper == sim.state.courtesan)  # his lady's first
+        for card in bills:
+            current: lg.State = sim.state
+            money = current.money[gentleman]
+            if card.shopper == current.courtesan:
+                room = current.paid_lady.get(gentleman, 0) > current.paid_courtesan.get(gentleman, 0)
+                choice = "pay" if room and money >= card.price and rng.random() < 0.7 else "return"
+            else:
+                roll = rng.random()
+                choice = "pay" if money >= card.price and roll < 0.7 else "defer" if money >= lg.DEFER_FEE and roll < 0.85 else "return"
+            sim.log("bill", seat=gentleman, card=card.name, choice=choice)
+        sim.log("done", seat=gentleman)
+    returned = [c.name for c in sim.state.cards.values() if c.place == "returned-to-courtesan"]
+    if returned and rng.random() < 0.7:
+        sim.log("keep", seat=sim.state.courtesan, cards=returned[:3])
+
+
+def _lg_gossip(sim: Simulation, rng: random.Random) -> None:
+    state: lg.State = sim.state
+    for shopper in state.shoppers:
+        if state.gossip_own[shopper] + state.gossip_received[shopper] and rng.random() < 0.3:
+            sim.log("gossip", seat=shopper, to=rng.choice([s for s in state.shoppers if s != shopper]))
+            state = sim.state
+
+
+def _lg_ball(sim: Simulation, rng: random.Random, verdict: str | None) -> None:
+    state: lg.State = sim.state
+    stars = {s: sum(c.stars for c in state.cards.values() if c.place == "paid" and c.shopper == s) for s in state.shoppers}
+    ladies = {lady: stars[lady] + rng.randint(0, 3) for lady in state.ladies}
+    for lady, elegance in ladies.items():
+        sim.log("ball", seat=lady, elegance=elegance)
+    if state.courtesan is not None:
+        elegance = stars[state.courtesan] + rng.randint(0, 3)
+        if verdict == "courtesan":
+            elegance = max(ladies.values()) + 1 + state.gossip_own[state.courtesan] + state.gossip_received[state.courtesan]
+        elif verdict == "scandal":
+            elegance = min(ladies.values()) - 8
+        sim.log("ball", seat=state.courtesan, elegance=elegance)

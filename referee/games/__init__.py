@@ -8,9 +8,10 @@ from .base import Game
 from .employee_of_the_month import EmployeeOfTheMonth
 from .ftw import Ftw
 from .karriere_poker import KarrierePoker
+from .ladies_gentlemen import LadiesAndGentlemen
 from .senators import Senators
 
-GAMES: dict[str, Game[Any]] = {game.name: game for game in (KarrierePoker(), EmployeeOfTheMonth(), Ftw(), Senators())}
+GAMES: dict[str, Game[Any]] = {game.name: game for game in (KarrierePoker(), EmployeeOfTheMonth(), Ftw(), Senators(), LadiesAndGentlemen())}
 
 
 def find_game(name: str) -> Game[Any]:

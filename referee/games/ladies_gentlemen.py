@@ -1,0 +1,780 @@
+"""Ladies & Gentlemen with the courtesan and gossip (`ladies-and-gentlemen`).
+
+Spec: shared/rules/ladies-and-gentlemen.md. Teams of a lady and her gentleman, six days of
+morning (outcome only), afternoon (shopping) and evening (bills), then the Ball. A team's
+money is secret to the team until the end; nothing else is. Decisions where the spec is
+silent:
+- `day`, `window` and `ball` are table events (`ball` names the shopper in `seat`; the
+  host logs it). `number` and `income` name the gentleman.
+- Morning events (`number`, `window`) come before the day's first `visit`; a second
+  `number` of one gentleman or a second `window` of one boutique the same day: `lg.phase`.
+  `income` is logged in the morning or the afternoon (in the evening: `lg.phase`).
+- A shopper alone in a boutique takes as she likes and need not pass; in a shared
+  boutique the turn goes round the shoppers who have not passed. The afternoon ends with
+  the first `give`, `bill` or `done` (a take or pass after it: `lg.phase`).
+- Card names are unique in the game: a `take` of a card that is held, handed, paid or
+  deferred (not back under its deck) is `lg.bill.card`, the spec's rule for a card that
+  is not where the event says.
+- A `discount` names the window card of the gentleman's team boutique; it is not handed
+  to him, so only a second settlement of it is `lg.bill.card`. A discount after the lady
+  discarded a gossip card that evening (she took that instead) is `lg.bill.discount`.
+- `keep` is possible once every gentleman is done and before the next `day` (or the Ball);
+  without it, the courtesan's returned cards go back under their decks.
+- Gossip cards may be passed in any phase of a day; to someone who is not another
+  shopper: `lg.role`. Received cards are passed on first; `discard-gossip` takes one the
+  lady started with.
+- At the Ball a tie of gifts and money (or of elegance and money) makes every tied party
+  win, or be excluded; if a scandal excludes every team, no team wins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, validate
+
+from .base import Event, Game, Outcome, Result, Seat, Termination, Violation
+
+DAYS = 6
+DEFER_FEE = 100
+GOSSIP_CARDS = 3
+START_MONEY = {5: 1500, 7: 1200, 9: 1000}  # per gentleman with a courtesan; else 500
+
+
+class CardField(fields.Nested):
+    """A taken card: {name, kind, price, stars}."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        schema = Schema.from_dict({
+            "name": fields.String(required=True, validate=validate.Length(min=1, max=60)),
+            "kind": fields.String(required=True, validate=validate.OneOf(["wardrobe", "servant"])),
+            "price": fields.Integer(strict=True, required=True, validate=validate.Range(0, 100_000)),
+            "stars": fields.Integer(strict=True, required=True, validate=validate.Range(0, 100)),
+        }, name="Card")
+        super().__init__(schema, **kwargs)
+
+
+def card_name(**kwargs: Any) -> fields.String:
+    return fields.String(validate=validate.Length(min=1, max=60), **kwargs)
+
+
+class Options(Schema):
+    teams = fields.List(fields.List(fields.Integer(strict=True), validate=validate.Length(equal=2)), validate=validate.Length(max=5))
+    courtesan = fields.Integer(strict=True, allow_none=True)
+    gossip = fields.Boolean(load_default=False)
+
+
+def seat_roles(seats: int, options: Mapping[str, Any]) -> tuple[tuple[tuple[int, int], ...], int | None]:
+    """The teams (lady, gentleman) and the courtesan; raises ValidationError if they do not
+    cover every seat exactly once, or a courtesan is missing or extra."""
+    courtesan = options["courtesan"] if "courtesan" in options else (seats - 1 if seats % 2 else None)
+    if "teams" in options:
+        teams = tuple((lady, gentleman) for lady, gentleman in options["teams"])
+    else:
+        others = [s for s in range(seats) if s != courtesan]
+        teams = tuple(zip(others[::2], others[1::2]))
+    covered = [s for team in teams for s in team] + ([courtesan] if courtesan is not None else [])
+    if sorted(covered) != list(range(seats)):
+        raise ValidationError({"teams": ["Teams and the courtesan must cover every seat exactly once."]})
+    if (courtesan is not None) != (seats % 2 == 1):
+        raise ValidationError({"courtesan": ["A courtesan plays exactly when the number of players is odd."]})
+    return teams, courtesan
+
+
+@dataclass(frozen=True)
+class Card:
+    name: str
+    kind: str
+    price: int
+    stars: int
+    shopper: int  # who took it
+    place: str  # "taken", "given", "deferred", "kept", "returned-to-courtesan", "paid", "window"
+    gentleman: int | None = None  # who settles it (or paid it)
+
+
+@dataclass(frozen=True)
+class Boutique:
+    """Who shops here today, in take order, whose turn it is, and who passed."""
+
+    order: tuple[int, ...] = ()
+    next: int = 0  # index into order
+    passed: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True)
+class State:
+    names: tuple[str, ...]
+    teams: tuple[tuple[int, int], ...]
+    courtesan: int | None
+    gossip_variant: bool
+    money: Mapping[int, int]  # per gentleman
+    day: int = 0
+    numbers: Mapping[int, int] = field(default_factory=dict)  # gentleman -> number today
+    windows: Mapping[str, Card] = field(default_factory=dict)  # boutique -> window card today
+    visits: Mapping[int, str] = field(default_factory=dict)  # shopper -> boutique today
+    boutiques: Mapping[str, Boutique] = field(default_factory=dict)
+    servants: Mapping[int, int] = field(default_factory=dict)  # servant cards taken this visit
+    evening: bool = False
+    billing: bool = False  # the first bill or done of the evening is logged
+    cards: Mapping[str, Card] = field(default_factory=dict)  # every card out of the decks
+    settled: frozenset[str] = frozenset()  # cards settled this evening
+    done: frozenset[int] = frozenset()  # gentlemen done this evening
+    paid_lady: Mapping[int, int] = field(default_factory=dict)  # this evening, per gentleman
+    paid_courtesan: Mapping[int, int] = field(default_factory=dict)
+    discounted: frozenset[int] = frozenset()  # teams (lady seat) whose gentleman took the discount today
+    discarded: frozenset[int] = frozenset()  # ladies who discarded a gossip card today
+    kept: bool = False
+    gifts: Mapping[int, int] = field(default_factory=dict)  # stars a gentleman paid for the courtesan
+    gossip_own: Mapping[int, int] = field(default_factory=dict)  # gossip cards a shopper started with, still held
+    gossip_received: Mapping[int, int] = field(default_factory=dict)
+    gossiped: frozenset[int] = frozenset()  # shoppers who passed a gossip card today
+    ball: Mapping[int, int] = field(default_factory=dict)  # shopper -> elegance entered
+
+    # --- roles ---
+    @property
+    def ladies(self) -> tuple[int, ...]:
+        return tuple(lady for lady, _ in self.teams)
+
+    @property
+    def gentlemen(self) -> tuple[int, ...]:
+        return tuple(gentleman for _, gentleman in self.teams)
+
+    @property
+    def shoppers(self) -> tuple[int, ...]:
+        return (*self.ladies, *(() if self.courtesan is None else (self.courtesan,)))
+
+    def gentleman_of(self, lady: int) -> int:
+        return next(g for l, g in self.teams if l == lady)
+
+    def lady_of(self, gentleman: int) -> int:
+        return next(l for l, g in self.teams if g == gentleman)
+
+    def boutique_of(self, gentleman: int) -> str:
+        return f"team-{self.lady_of(gentleman)}"
+
+    def role(self, seat: int) -> str:
+        return "courtesan" if seat == self.courtesan else "lady" if seat in self.ladies else "gentleman"
+
+    # --- the day ---
+    @property
+    def day_over(self) -> bool:
+        return self.day > 0 and self.done == frozenset(self.gentlemen)
+
+    @property
+    def all_visited(self) -> bool:
+        return set(self.visits) == set(self.shoppers)
+
+    def handed_to(self, gentleman: int) -> list[Card]:
+        """The cards he settles this evening: his lady's of today and deferred from
+        yesterday, and the courtesan's cards given to him."""
+        return [c for c in self.cards.values() if c.gentleman == gentleman and c.place in ("taken", "deferred", "given")]
+
+    def to_give(self) -> list[Card]:
+        """The courtesan's unpaid cards she has not handed on yet this evening."""
+        return [c for c in self.cards.values() if c.shopper == self.courtesan and c.place in ("taken", "kept")]
+
+    @property
+    def over(self) -> bool:
+        return len(self.ball) == len(self.shoppers)
+
+
+class LadiesAndGentlemen(Game[State]):
+    name = "ladies-and-gentlemen"
+    title = "Ladies & Gentlemen"
+    min_players = 4
+    max_players = 10
+    rules = {
+        "lg.role": "an action by a player whose role cannot do it",
+        "lg.phase": "an event out of its phase or day",
+        "lg.number": "a number outside 1..G, or two gentlemen with the same number the same day",
+        "lg.visit": "a second visit the same day, or a take or pass in a boutique she did not visit",
+        "lg.take.order": "a take or pass out of turn in a shared boutique, or by a shopper who passed",
+        "lg.take.servant": "a second servant card in one visit",
+        "lg.bill.card": "a bill for a card not handed to this gentleman, or settled twice; a give of a card the courtesan does not hold",
+        "lg.bill.defer": "deferring a courtesan's card",
+        "lg.bill.discount": "a discount on a card that is not his team's window card, or when that boutique had a visitor today",
+        "lg.bill.ratio": "done while he paid for more courtesan cards than lady cards this evening",
+        "lg.money.short": "a payment larger than his money",
+        "lg.keep": "the courtesan keeps more than 3 cards, or cards not returned to her unpaid this evening, or keeps twice",
+        "lg.gossip": "gossip without the variant, a second gossip card the same day, no card to give, a discard not allowed",
+    }
+    events = {
+        "day": {"n": fields.Integer(strict=True, required=True, validate=validate.Range(1, 100))},
+        "number": {"seat": Seat(required=True), "number": fields.Integer(strict=True, required=True, validate=validate.Range(-100, 100))},
+        "window": {"boutique": fields.String(required=True, validate=validate.Regexp(r"^team-\d{1,2}$")), "card": CardField(required=True)},
+        "income": {"seat": Seat(required=True), "amount": fields.Integer(strict=True, required=True, validate=validate.Range(0, 1_000_000)),
+                   "reason": fields.String(required=True, validate=validate.Length(min=1, max=200))},
+        "visit": {"seat": Seat(required=True), "boutique": fields.String(required=True, validate=validate.Regexp(r"^team-\d{1,2}$"))},
+        "take": {"seat": Seat(required=True), "boutique": fields.String(required=True, validate=validate.Regexp(r"^team-\d{1,2}$")),
+                 "card": CardField(required=True)},
+        "pass": {"seat": Seat(required=True), "boutique": fields.String(required=True, validate=validate.Regexp(r"^team-\d{1,2}$"))},
+        "give": {"seat": Seat(required=True), "card": card_name(required=True), "to": Seat(required=True)},
+        "bill": {"seat": Seat(required=True), "card": card_name(required=True),
+                 "choice": fields.String(required=True, validate=validate.OneOf(["pay", "return", "defer", "discount"]))},
+        "done": {"seat": Seat(required=True)},
+        "keep": {"seat": Seat(required=True), "cards": fields.List(card_name(), required=True, validate=validate.Length(max=20))},
+        "gossip": {"seat": Seat(required=True), "to": Seat(required=True)},
+        "discard-gossip": {"seat": Seat(required=True)},
+        "ball": {"seat": Seat(required=True), "elegance": fields.Integer(strict=True, required=True, validate=validate.Range(-1000, 1000))},
+    }
+    options = Options
+    private_events = frozenset({"income"})
+    host_events = frozenset({"ball"})
+
+    def handlers(self) -> Mapping[str, Any]:
+        return {
+            "day": (self._day_checks, self._day),
+            "number": (self._number_checks, self._number),
+            "window": (self._window_checks, self._window),
+            "income": (self._income_checks, self._income),
+            "visit": (self._visit_checks, self._visit),
+            "take": (self._shop_checks, self._take),
+            "pass": (self._shop_checks, self._pass),
+            "give": (self._give_checks, self._give),
+            "bill": (self._bill_checks, self._bill),
+            "done": (self._done_checks, self._done),
+            "keep": (self._keep_checks, self._keep),
+            "gossip": (self._gossip_checks, self._gossip),
+            "discard-gossip": (self._discard_checks, self._discard),
+            "ball": (self._ball_checks, self._ball),
+        }
+
+    def initial(self, seats: Sequence[str], options: Mapping[str, Any]) -> State:
+        teams, courtesan = seat_roles(len(seats), options)
+        start = START_MONEY[len(seats)] if courtesan is not None else 500
+        shoppers = [lady for lady, _ in teams] + ([courtesan] if courtesan is not None else [])
+        gossip = GOSSIP_CARDS if options["gossip"] else 0
+        return State(
+            names=tuple(seats), teams=teams, courtesan=courtesan, gossip_variant=options["gossip"],
+            money={g: start for _, g in teams}, gifts={g: 0 for _, g in teams},
+            gossip_own={s: gossip for s in shoppers}, gossip_received={s: 0 for s in shoppers},
+        )
+
+    def sharing(self, state: State, seat: int) -> frozenset[int]:
+        """A team's money is the team's: the lady and the gentleman see it."""
+        team = next((t for t in state.teams if seat in t), (seat,))
+        return frozenset(team)
+
+    # --- checks -----------------------------------------------------------------------
+
+    def _role(self, state: State, seat: int, allowed: str, doing: str) -> Iterator[Violation]:
+        role = state.role(seat)
+        if role not in allowed.split():
+            yield Violation("lg.role", f"{state.names[seat]} is a {role}; a {role} cannot {doing}.")
+
+    def _in_day(self, state: State) -> Iterator[Violation]:
+        if state.day == 0:
+            yield Violation("lg.phase", "No day has started yet: log the day first.")
+        elif state.over or (state.day == DAYS and state.day_over and state.ball):
+            yield Violation("lg.phase", "The Ball has begun.")
+
+    def _morning(self, state: State, what: str) -> Iterator[Violation]:
+        yield from self._in_day(state)
+        if state.visits or state.evening:
+            yield Violation("lg.phase", f"{what} belongs to the morning, before the first visit.")
+
+    def _day_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        n = event["n"]
+        if n > DAYS:
+            yield Violation("lg.phase", f"The game lasts {DAYS} days; then comes the Ball.")
+        elif n != state.day + 1:
+            yield Violation("lg.phase", f"Day {n} cannot start now: the next day is day {state.day + 1}.")
+        elif state.day and not state.day_over:
+            yield Violation("lg.phase", f"Day {state.day} is not over yet: {self._missing(state)}.")
+
+    def _number_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        seat, number = event["seat"], event["number"]
+        yield from self._role(state, seat, "gentleman", "take a number token")
+        yield from self._morning(state, "A number token")
+        if seat in state.numbers:
+            yield Violation("lg.phase", f"{state.names[seat]} already has number {state.numbers[seat]} today.")
+        g = len(state.teams)
+        if not 1 <= number <= g:
+            yield Violation("lg.number", f"Number tokens are 1–{g}, not {number}.")
+        elif number in state.numbers.values():
+            holder = next(s for s, n in state.numbers.items() if n == number)
+            yield Violation("lg.number", f"{state.names[holder]} already has number {number} today.")
+
+    def _window_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        yield from self._morning(state, "A window card")
+        boutique = event["boutique"]
+        if boutique not in self._boutiques(state):
+            yield Violation("lg.visit", f"There is no boutique {boutique}: the boutiques are {', '.join(self._boutiques(state))}.")
+        elif boutique in state.windows:
+            yield Violation("lg.phase", f"{boutique} already has its window card today.")
+        yield from self._card_free(state, event["card"]["name"])
+
+    def _boutiques(self, state: State) -> list[str]:
+        return [f"team-{lady}" for lady in state.ladies]
+
+    def _card_free(self, state: State, name: str) -> Iterator[Violation]:
+        card = state.cards.get(name)
+        if card is not None and card.place != "window":
+            yield Violation("lg.bill.card", f"{name} is not in a deck: it is already with {state.names[card.shopper]}.")
+
+    def _income_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        yield from self._role(state, event["seat"], "gentleman", "earn income")
+        yield from self._in_day(state)
+        if state.evening:
+            yield Violation("lg.phase", "Income is logged in the morning or the afternoon.")
+
+    def _visit_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        seat, boutique = event["seat"], event["boutique"]
+        yield from self._role(state, seat, "lady courtesan", "go shopping")
+        yield from self._in_day(state)
+        if len(state.numbers) < len(state.gentlemen):
+            yield Violation("lg.phase", "Every gentleman takes his number token before the first visit.")
+        if state.evening:
+            yield Violation("lg.phase", "The afternoon is over.")
+        if seat in state.visits:
+            yield Violation("lg.visit", f"{state.names[seat]} already visits {state.visits[seat]} today.")
+        if boutique not in self._boutiques(state):
+            yield Violation("lg.visit", f"There is no boutique {boutique}: the boutiques are {', '.join(self._boutiques(state))}.")
+
+    def _shop_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        seat, boutique = event["seat"], event["boutique"]
+        name = state.names[seat]
+        yield from self._role(state, seat, "lady courtesan", "go shopping")
+        yield from self._in_day(state)
+        if not state.all_visited:
+            yield Violation("lg.phase", "Shopping starts when every shopper has chosen her boutique.")
+            return
+        if state.evening:
+            yield Violation("lg.phase", "The afternoon is over.")
+        if state.visits.get(seat) != boutique:
+            yield Violation("lg.visit", f"{name} did not visit {boutique} today.")
+            return
+        shop = state.boutiques[boutique]
+        if seat in shop.passed:
+            yield Violation("lg.take.order", f"{name} has passed and is out of {boutique} for today.")
+        elif len(shop.order) > 1 and shop.order[shop.next] != seat:
+            yield Violation("lg.take.order", f"In {boutique} it is {state.names[shop.order[shop.next]]}'s turn, not {name}'s.")
+        if event["type"] == "take":
+            if event["card"]["kind"] == "servant" and state.servants.get(seat, 0) >= 1:
+                yield Violation("lg.take.servant", f"{name} already has a servant card from this visit.")
+            yield from self._card_free(state, event["card"]["name"])
+
+    def _evening(self, state: State) -> Iterator[Violation]:
+        yield from self._in_day(state)
+        if not state.all_visited:
+            missing = [state.names[s] for s in state.shoppers if s not in state.visits]
+            yield Violation("lg.phase", f"The evening starts once every shopper has visited ({', '.join(missing)} not yet).")
+
+    def _give_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        seat, to = event["seat"], event["to"]
+        yield from self._role(state, seat, "courtesan", "hand cards to the gentlemen")
+        if state.role(to) != "gentleman":
+            yield Violation("lg.role", f"{state.names[to]} is not a gentleman; the courtesan hands her cards to gentlemen.")
+        yield from self._evening(state)
+        if state.billing:
+            yield Violation("lg.phase", "The courtesan hands on her cards before the first bill.")
+        card = state.cards.get(event["card"])
+        if card is None or card.shopper != seat or card.place not in ("taken", "kept"):
+            yield Violation("lg.bill.card", f"The courtesan does not hold {event['card']} unpaid.")
+
+    def _gentleman_evening(self, state: State, event: Event, doing: str) -> Iterator[Violation]:
+        seat = event["seat"]
+        yield from self._role(state, seat, "gentleman", doing)
+        yield from self._evening(state)
+        if state.to_give():
+            yield Violation("lg.phase", f"The courtesan still holds {', '.join(c.name for c in state.to_give())} to hand on.")
+        if seat in state.done:
+            yield Violation("lg.phase", f"{state.names[seat]} is done for this evening.")
+
+    def _bill_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        seat, name, choice = event["seat"], event["card"], event["choice"]
+        yield from self._gentleman_evening(state, event, "pay bills")
+        if state.role(seat) != "gentleman":
+            return
+        card = state.cards.get(name)
+        window = state.windows.get(state.boutique_of(seat))
+        handed = card is not None and card.gentleman == seat and card.place in ("taken", "deferred", "given")
+        is_window = window is not None and window.name == name and card is not None and card.place == "window"
+        if name in state.settled or not (handed or (choice == "discount" and is_window)):
+            yield Violation("lg.bill.card", f"{name} was settled already this evening." if name in state.settled
+                            else f"{name} is not a bill of {state.names[seat]} this evening.")
+            return
+        assert card is not None
+        if choice == "defer" and card.shopper == state.courtesan:
+            yield Violation("lg.bill.defer", "A courtesan's card is paid or returned, never deferred.")
+        if choice == "discount":
+            lady = state.lady_of(seat)
+            if not is_window:
+                yield Violation("lg.bill.discount", f"Only the window card of {state.boutique_of(seat)} can be had at a discount.")
+            elif any(b == state.boutique_of(seat) for b in state.visits.values()):
+                yield Violation("lg.bill.discount", f"{state.boutique_of(seat)} had a visitor today: no discount.")
+            elif lady in state.discarded:
+                yield Violation("lg.bill.discount", f"{state.names[lady]} discarded a gossip card instead of the discount today.")
+        cost = self._cost(card, choice)
+        if cost > state.money[seat]:
+            yield Violation("lg.money.short", f"{state.names[seat]} cannot pay £{cost}.", frozenset({seat}))
+
+    @staticmethod
+    def _cost(card: Card, choice: str) -> int:
+        return {"pay": card.price, "defer": DEFER_FEE, "discount": -(-card.price // 2), "return": 0}[choice]
+
+    def _done_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        seat = event["seat"]
+        yield from self._gentleman_evening(state, event, "settle bills")
+        if state.role(seat) != "gentleman":
+            return
+        open_bills = [c.name for c in state.handed_to(seat) if c.name not in state.settled]
+        if open_bills:
+            yield Violation("lg.phase", f"{state.names[seat]} has not settled {', '.join(open_bills)} yet.")
+        lady, courtesan = state.paid_lady.get(seat, 0), state.paid_courtesan.get(seat, 0)
+        if courtesan > lady:
+            yield Violation("lg.bill.ratio", f"{state.names[seat]} paid {courtesan} courtesan card(s) but only {lady} of his lady's this evening.")
+
+    def _keep_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        seat, names = event["seat"], event["cards"]
+        yield from self._role(state, seat, "courtesan", "keep cards")
+        yield from self._in_day(state)
+        if not state.day_over:
+            yield Violation("lg.phase", "The courtesan keeps cards once every gentleman is done.")
+        if state.kept:
+            yield Violation("lg.keep", "The courtesan has kept her cards for this evening already.")
+        if len(names) > 3 or len(set(names)) != len(names):
+            yield Violation("lg.keep", f"The courtesan keeps at most 3 different cards, not {len(names)}.")
+        returned = {c.name for c in state.cards.values() if c.place == "returned-to-courtesan"}
+        strangers = [n for n in names if n not in returned]
+        if strangers:
+            yield Violation("lg.keep", f"{', '.join(strangers)} did not come back to the courtesan unpaid this evening.")
+
+    def _gossip_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        seat, to = event["seat"], event["to"]
+        yield from self._role(state, seat, "lady courtesan", "pass gossip")
+        if to == seat or to not in state.shoppers:
+            yield Violation("lg.role", f"Gossip goes to another shopper, not to {state.names[to]}.")
+        yield from self._in_day(state)
+        if not state.gossip_variant:
+            yield Violation("lg.gossip", "This game is played without gossip.")
+        elif seat in state.gossiped:
+            yield Violation("lg.gossip", f"{state.names[seat]} has passed a gossip card today already.")
+        elif state.gossip_own.get(seat, 0) + state.gossip_received.get(seat, 0) == 0:
+            yield Violation("lg.gossip", f"{state.names[seat]} holds no gossip card.")
+
+    def _discard_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        seat = event["seat"]
+        yield from self._role(state, seat, "lady", "discard gossip for her boutique")
+        yield from self._evening(state)
+        if state.day_over:
+            yield Violation("lg.phase", "Gossip is discarded before the last gentleman is done.")
+        if not state.gossip_variant:
+            yield Violation("lg.gossip", "This game is played without gossip.")
+            return
+        if state.role(seat) != "lady":
+            return
+        boutique = f"team-{seat}"
+        if state.gossip_own.get(seat, 0) == 0:
+            yield Violation("lg.gossip", f"{state.names[seat]} holds none of the gossip cards she started with.")
+        elif seat in state.discarded:
+            yield Violation("lg.gossip", f"{state.names[seat]} has discarded a gossip card today already.")
+        elif boutique in state.visits.values():
+            yield Violation("lg.gossip", f"{boutique} had a visitor today.")
+        elif seat in state.discounted:
+            yield Violation("lg.gossip", f"{state.names[state.gentleman_of(seat)]} took the discount today.")
+
+    def _ball_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        seat = event["seat"]
+        yield from self._role(state, seat, "lady courtesan", "be scored at the Ball")
+        if state.day < DAYS or not state.day_over:
+            yield Violation("lg.phase", f"The Ball comes after day {DAYS} is over.")
+        elif seat in state.ball:
+            yield Violation("lg.phase", f"{state.names[seat]}'s elegance is entered already.")
+
+    def _missing(self, state: State) -> str:
+        if not state.all_visited:
+            return "visits are missing"
+        waiting = [state.names[g] for g in state.gentlemen if g not in state.done]
+        return f"{', '.join(waiting)} not done"
+
+    # --- effects ----------------------------------------------------------------------
+
+    def _day(self, state: State, event: Event) -> State:
+        cards = dict(state.cards)
+        for name, card in state.cards.items():
+            if card.place == "window":
+                del cards[name]  # the window card goes back to its boutique
+            elif card.place == "returned-to-courtesan":
+                del cards[name]  # not kept: under its deck
+        return replace(
+            state, day=event["n"], numbers={}, windows={}, visits={}, boutiques={}, servants={}, evening=False, billing=False,
+            cards=cards, settled=frozenset(), done=frozenset(), paid_lady={}, paid_courtesan={}, discounted=frozenset(),
+            discarded=frozenset(), kept=False, gossiped=frozenset(),
+        )
+
+    def _number(self, state: State, event: Event) -> State:
+        return replace(state, numbers={**state.numbers, event["seat"]: event["number"]})
+
+    def _window(self, state: State, event: Event) -> State:
+        raw = event["card"]
+        card = Card(raw["name"], raw["kind"], raw["price"], raw["stars"], -1, "window")
+        return replace(state, windows={**state.windows, event["boutique"]: card}, cards={**state.cards, card.name: card})
+
+    def _income(self, state: State, event: Event) -> State:
+        seat = event["seat"]
+        return replace(state, money={**state.money, seat: state.money[seat] + event["amount"]})
+
+    def _visit(self, state: State, event: Event) -> State:
+        visits = {**state.visits, event["seat"]: event["boutique"]}
+        state = replace(state, visits=visits)
+        if not state.all_visited:
+            return state
+        return replace(state, boutiques={b: Boutique(self._take_order(state, b)) for b in set(visits.values())})
+
+    def _take_order(self, state: State, boutique: str) -> tuple[int, ...]:
+        """Ladies by their gentleman's number, lowest first; the courtesan always second."""
+        ladies = sorted((s for s, b in state.visits.items() if b == boutique and s != state.courtesan),
+                        key=lambda lady: state.numbers[state.gentleman_of(lady)])
+        if state.courtesan is not None and state.visits.get(state.courtesan) == boutique:
+            ladies.insert(min(1, len(ladies)), state.courtesan)
+        return tuple(ladies)
+
+    def _advance(self, shop: Boutique, passed: frozenset[int]) -> Boutique:
+        """The next shopper round the boutique who has not passed."""
+        n = len(shop.order)
+        for step in range(1, n + 1):
+            index = (shop.next + step) % n
+            if shop.order[index] not in passed:
+                return Boutique(shop.order, index, passed)
+        return Boutique(shop.order, shop.next, passed)
+
+    def _take(self, state: State, event: Event) -> State:
+        seat, raw = event["seat"], event["card"]
+        gentleman = None if seat == state.courtesan else state.gentleman_of(seat)
+        card = Card(raw["name"], raw["kind"], raw["price"], raw["stars"], seat, "taken", gentleman)
+        shop = state.boutiques[event["boutique"]]
+        servants = {**state.servants, seat: state.servants.get(seat, 0) + (raw["kind"] == "servant")}
+        return replace(state, cards={**state.cards, card.name: card}, servants=servants,
+                       boutiques={**state.boutiques, event["boutique"]: self._advance(shop, shop.passed)})
+
+    def _pass(self, state: State, event: Event) -> State:
+        shop = state.boutiques[event["boutique"]]
+        return replace(state, boutiques={**state.boutiques, event["boutique"]: self._advance(shop, shop.passed | {event["seat"]})})
+
+    def _give(self, state: State, event: Event) -> State:
+        card = replace(state.cards[event["card"]], place="given", gentleman=event["to"])
+        return replace(state, evening=True, cards={**state.cards, card.name: card})
+
+    def _bill(self, state: State, event: Event) -> State:
+        seat, choice = event["seat"], event["choice"]
+        card = state.cards[event["card"]]
+        cost = self._cost(card, choice)
+        cards = dict(state.cards)
+        paid_lady, paid_courtesan, gifts = dict(state.paid_lady), dict(state.paid_courtesan), dict(state.gifts)
+        from_courtesan = card.shopper == state.courtesan
+        if choice in ("pay", "discount"):
+            shopper = state.lady_of(seat) if choice == "discount" else card.shopper
+            cards[card.name] = replace(card, place="paid", gentleman=seat, shopper=shopper)
+            if from_courtesan:
+                paid_courtesan[seat] = paid_courtesan.get(seat, 0) + 1
+                gifts[seat] += card.stars
+            else:
+                paid_lady[seat] = paid_lady.get(seat, 0) + 1
+        elif choice == "defer":
+            cards[card.name] = replace(card, place="deferred-new")
+        elif from_courtesan:
+            cards[card.name] = replace(card, place="returned-to-courtesan", gentleman=None)
+        else:
+            del cards[card.name]  # back under its deck
+        discounted = state.discounted | ({state.lady_of(seat)} if choice == "discount" else set())
+        return replace(state, evening=True, billing=True, cards=cards, settled=state.settled | {card.name},
+                       money={**state.money, seat: state.money[seat] - cost}, paid_lady=paid_lady,
+                       paid_courtesan=paid_courtesan, gifts=gifts, discounted=discounted)
+
+    def _done(self, state: State, event: Event) -> State:
+        done = state.done | {event["seat"]}
+        state = replace(state, evening=True, billing=True, done=done)
+        if done != frozenset(state.gentlemen):
+            return state
+        # The day is over: deferred cards come back tomorrow; a lady's unsettled cards
+        # cannot remain (done needs every bill settled).
+        cards = {n: (replace(c, place="deferred") if c.place == "deferred-new" else c) for n, c in state.cards.items()}
+        return replace(state, cards=cards)
+
+    def _keep(self, state: State, event: Event) -> State:
+        cards = dict(state.cards)
+        for name, card in state.cards.items():
+            if card.place == "returned-to-courtesan":
+                if name in event["cards"]:
+                    cards[name] = replace(card, place="kept")
+                else:
+                    del cards[name]
+        return replace(state, cards=cards, kept=True)
+
+    def _gossip(self, state: State, event: Event) -> State:
+        seat, to = event["seat"], event["to"]
+        own, received = dict(state.gossip_own), dict(state.gossip_received)
+        if received[seat]:
+            received[seat] -= 1
+        else:
+            own[seat] -= 1
+        received[to] += 1
+        return replace(state, gossip_own=own, gossip_received=received, gossiped=state.gossiped | {seat})
+
+    def _discard(self, state: State, event: Event) -> State:
+        seat = event["seat"]
+        return replace(state, gossip_own={**state.gossip_own, seat: state.gossip_own[seat] - 1}, discarded=state.discarded | {seat})
+
+    def _ball(self, state: State, event: Event) -> State:
+        return replace(state, ball={**state.ball, event["seat"]: event["elegance"]})
+
+    # --- the end, the view and the result ---------------------------------------------
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.over:
+            return Outcome(Termination.FINISHED, "every shopper's elegance is entered: the Ball is over")
+        return None
+
+    def phase(self, state: State) -> str:
+        """before, morning, afternoon (visits), shopping (takes), evening, night (the day is
+        over: the courtesan keeps, the next day may start), ball, over."""
+        if state.over:
+            return "over"
+        if state.day == 0:
+            return "before"
+        if state.day_over:
+            return "ball" if state.day == DAYS else "night"
+        if state.evening:
+            return "evening"
+        if state.all_visited:
+            return "shopping"
+        return "afternoon" if state.visits else "morning"
+
+    def view(self, state: State, seat: int | None, outcome: Outcome | None = None) -> dict[str, Any]:
+        names = state.names
+        over = state.over or outcome is not None
+        phase = "over" if over else self.phase(state)
+        view: dict[str, Any] = {
+            "phase": phase,
+            "day": state.day,
+            "days": DAYS,
+            "turn": None,
+            "roles": {names[s]: state.role(s) for s in range(len(names))},
+            "teams": [{"lady": names[l], "gentleman": names[g], "boutique": f"team-{l}"} for l, g in state.teams],
+            "courtesan": None if state.courtesan is None else names[state.courtesan],
+            "numbers": {names[g]: n for g, n in state.numbers.items()},
+            "windows": {b: {"name": c.name, "price": c.price, "stars": c.stars} for b, c in state.windows.items()},
+            "visits": {names[s]: b for s, b in state.visits.items()},
+            "boutiques": {b: {"order": [names[s] for s in shop.order], "turn": names[shop.order[shop.next]] if len(shop.order) > 1 else None,
+                              "passed": [names[s] for s in sorted(shop.passed)]} for b, shop in state.boutiques.items()},
+            "to_give": [self._card_json(state, c) for c in state.to_give()],
+            "bills": {names[g]: [{**self._card_json(state, c), "settled": c.name in state.settled} for c in state.handed_to(g)]
+                      for g in state.gentlemen},
+            "settled": sorted(state.settled),
+            "paid": {names[g]: {"lady": state.paid_lady.get(g, 0), "courtesan": state.paid_courtesan.get(g, 0)} for g in state.gentlemen},
+            "done": [names[g] for g in sorted(state.done)],
+            "returned": [c.name for c in state.cards.values() if c.place == "returned-to-courtesan"],
+            "wardrobes": {names[s]: [self._card_json(state, c) for c in state.cards.values() if c.place == "paid" and c.shopper == s]
+                          for s in state.shoppers},
+            "gifts": {names[g]: state.gifts[g] for g in state.gentlemen},
+            "gossip": {names[s]: state.gossip_own[s] + state.gossip_received[s] for s in state.shoppers} if state.gossip_variant else {},
+            "ball": {names[s]: e for s, e in state.ball.items()},
+            "window_free": {names[g]: state.boutique_of(g) not in state.visits.values() for g in state.gentlemen},
+        }
+        if over:
+            view["money"] = {names[g]: state.money[g] for g in state.gentlemen}
+        elif seat is not None and seat != state.courtesan:
+            team = next(t for t in state.teams if seat in t)
+            view["team_money"] = state.money[team[1]]
+        return view
+
+    def _card_json(self, state: State, card: Card) -> dict[str, Any]:
+        return {"name": card.name, "kind": card.kind, "price": card.price, "stars": card.stars,
+                "from": state.names[card.shopper] if card.shopper >= 0 else None,
+                "courtesan": card.shopper == state.courtesan and state.courtesan is not None}
+
+    def elegance(self, state: State) -> dict[int, int]:
+        """Elegance at the Ball after gossip: each gossip card held costs 1."""
+        return {s: e - state.gossip_own[s] - state.gossip_received[s] for s, e in state.ball.items()}
+
+    def result(self, state: State, outcome: Outcome | None = None) -> Result:
+        names = state.names
+        over = state.over
+        detail: dict[str, Any] = {
+            "gifts": {names[g]: state.gifts[g] for g in state.gentlemen},
+            "days": state.day,
+        }
+        if over or outcome is not None:
+            detail["money"] = {names[g]: state.money[g] for g in state.gentlemen}
+        if not over:
+            return Result({}, [], detail)
+        elegance = self.elegance(state)
+        winners, excluded, why, scandal = self._ball_verdict(state, elegance)
+        detail.update(
+            elegance={names[s]: elegance[s] for s in state.shoppers},
+            scandal=scandal,
+            excluded=[names[s] for s in sorted(excluded)],
+            winners=[names[s] for s in sorted(winners)],
+            why=why,
+        )
+        return Result({names[s]: elegance[s] for s in state.shoppers}, self._ranking(state, elegance, winners, excluded), detail)
+
+    def _ball_verdict(self, state: State, elegance: Mapping[int, int]) -> tuple[set[int], set[int], str, bool]:
+        """(winners, excluded, the sentence, whether a scandal happened)."""
+        names, courtesan = state.names, state.courtesan
+        ladies = list(state.ladies)
+        if courtesan is not None:
+            best_lady = max(elegance[l] for l in ladies)
+            worst_lady = min(elegance[l] for l in ladies)
+            mine = elegance[courtesan]
+            gents = list(state.gentlemen)
+            if mine >= best_lady:  # ties go in her favour
+                chosen = self._top(gents, lambda g: (state.gifts[g], state.money[g]))
+                who = " and ".join(names[g] for g in chosen)
+                return ({courtesan, *chosen}, set(),
+                        f"{names[courtesan]}, the courtesan, is the most elegant at the Ball ({mine}); she wins with {who}, "
+                        f"who gave her the finest gifts ({state.gifts[chosen[0]]} stars)" + (", the richer of the tied" if len(chosen) == 1 and
+                        sum(1 for g in gents if state.gifts[g] == state.gifts[chosen[0]]) > 1 else "") + ".", False)
+            if mine < worst_lady:
+                fewest = self._top(gents, lambda g: (-state.gifts[g], -state.money[g]))
+                excluded = {s for g in fewest for s in (g, state.lady_of(g))}
+                left = [l for l in ladies if l not in excluded]
+                who = " and ".join(names[g] for g in fewest)
+                sentence = (f"Scandal: {names[courtesan]}, the courtesan, is the least elegant ({mine}); {who} gave her the "
+                            f"poorest gifts ({state.gifts[fewest[0]]} stars) and {'are' if len(fewest) > 1 else 'is'} excluded with "
+                            f"{'their ladies' if len(fewest) > 1 else 'his lady'}.")
+                if not left:
+                    return set(), excluded, sentence + " No team is left to win.", True
+                winners, reason = self._best_team(state, elegance, left)
+                return winners, excluded, f"{sentence} {reason}", True
+        winners, reason = self._best_team(state, elegance, ladies)
+        return winners, set(), reason, False
+
+    @staticmethod
+    def _top(seats: list[int], key: Any) -> list[int]:
+        best = max(key(s) for s in seats)
+        return [s for s in seats if key(s) == best]
+
+    def _best_team(self, state: State, elegance: Mapping[int, int], ladies: list[int]) -> tuple[set[int], str]:
+        names = state.names
+        top = self._top(ladies, lambda l: (elegance[l], state.money[state.gentleman_of(l)]))
+        winners = {s for l in top for s in (l, state.gentleman_of(l))}
+        tied = sum(1 for l in ladies if elegance[l] == elegance[top[0]]) > 1
+        teams = " and ".join(f"{names[l]} and {names[state.gentleman_of(l)]}" for l in top)
+        sentence = f"{teams} win: {'the most elegant ladies' if len(top) > 1 else names[top[0]] + ' is the most elegant lady'} ({elegance[top[0]]})"
+        if tied and len(top) == 1:
+            sentence += f", and {names[state.gentleman_of(top[0])]} is the richer gentleman of the tie"
+        return winners, sentence + "."
+
+    def _ranking(self, state: State, elegance: Mapping[int, int], winners: set[int], excluded: set[int]) -> list[list[str]]:
+        """Winners first; then parties by elegance (a team as one, the courtesan above ladies
+        equal to her); excluded teams last. Names inside a tier in seat order."""
+        names = state.names
+        parties: list[tuple[tuple[int, int], list[int]]] = []
+        for lady, gentleman in state.teams:
+            members = [s for s in (lady, gentleman) if s not in winners and s not in excluded]
+            if members:
+                parties.append(((elegance[lady], 0), members))
+        if state.courtesan is not None and state.courtesan not in winners:
+            parties.append(((elegance[state.courtesan], 1), [state.courtesan]))
+        tiers: dict[tuple[int, int], list[int]] = {}
+        for key, members in parties:
+            tiers.setdefault(key, []).extend(members)
+        ranking = [sorted(winners)] if winners else []
+        ranking += [sorted(tiers[key]) for key in sorted(tiers, reverse=True)]
+        if excluded:
+            ranking.append(sorted(excluded))
+        return [[names[s] for s in tier] for tier in ranking]

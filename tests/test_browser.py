@@ -230,3 +230,72 @@ def test_three_phones_play_a_senators_auction_turn(server: str, browser: Browser
     assert "Money:" not in ben.locator("#table").inner_text()
     assert_phone_friendly(anna)
     shot(cem, "senators-after-auction")
+
+
+def test_one_ladies_and_gentlemen_evening_on_three_phones(server: str, browser: Browser) -> None:
+    host = phone(browser).new_page()
+    host.goto(f"{server}/new?game=ladies-and-gentlemen")
+    host.fill("#seats", "Anna\nBen\nCem\nDora\nEmil")
+    host.get_by_role("button", name="Start the game").click()
+    code = host.locator(".code").inner_text().strip()
+    phones: dict[str, Page] = {}
+    for name in ("Ben", "Dora", "Emil"):
+        page = phone(browser).new_page()
+        page.goto(server)
+        page.fill("input[name=code]", code)
+        page.get_by_role("button", name="Join").click()
+        page.get_by_role("button", name=name).click()
+        expect(page.locator("#table")).to_contain_text(f"You are {name}")
+        phones[name] = page
+    ben, dora, emil = phones["Ben"], phones["Dora"], phones["Emil"]
+
+    # The host logs the morning and the afternoon: numbers, visits, and the cards taken.
+    host.get_by_role("link", name="To the table").click()
+    host.get_by_role("button", name="Start day 1").click()
+    host.locator("form", has_text="Number token of Ben").get_by_role("button", name="1", exact=True).click()
+    host.locator("form", has_text="Number token of Dora").get_by_role("button", name="2", exact=True).click()
+    host.locator("form", has_text="Anna visits").get_by_role("button", name="Anna").click()
+    host.locator("form", has_text="Cem visits").get_by_role("button", name="Anna").click()
+    host.locator("form", has_text="Emil visits").get_by_role("button", name="Cem").click()
+
+    def take(shopper: str, name: str, price: str, stars: str) -> None:
+        form = host.locator("form", has_text=f"{shopper} takes a card")
+        form.get_by_label("Card name").fill(name)
+        form.get_by_label("Price").fill(price)
+        form.get_by_label("Stars").fill(stars)
+        form.get_by_role("button", name="Take").click()
+        expect(host.locator("#table")).to_contain_text(name, timeout=2000)
+
+    take("Anna", "blue hat", "200", "2")
+    take("Emil", "red fan", "100", "3")
+    take("Emil", "silk boa", "300", "4")
+    host.locator("form", has_text="Cem passes").get_by_role("button").click()
+
+    # Evening. Emil hands the fan to Ben and the boa to Dora.
+    emil.locator("form", has_text="Hand red fan").get_by_role("button", name="Ben").click()
+    expect(emil.locator("form", has_text="Hand silk boa")).to_be_visible(timeout=2000)
+    emil.locator("form", has_text="Hand silk boa").get_by_role("button", name="Dora").click()
+
+    # Ben pays the fan first: the ratio warns him; he pays Anna's hat, and the warning goes.
+    expect(ben.locator("form", has_text="red fan")).to_be_visible(timeout=2000)
+    ben.locator("form", has_text="red fan").get_by_role("button", name="Pay").click()
+    expect(ben.locator("#table")).to_contain_text("pay one more of your lady's cards first", timeout=2000)
+    shot(ben, "lg-ratio-warning")
+    ben.locator("form", has_text="blue hat").get_by_role("button", name="Pay").click()
+    expect(ben.locator("#table")).not_to_contain_text("pay one more of your lady's cards first", timeout=2000)
+    ben.get_by_role("button", name="Done for tonight").click()
+    # Dora returns the boa; Emil keeps it for tomorrow.
+    expect(dora.locator("form", has_text="silk boa")).to_be_visible(timeout=2000)
+    dora.locator("form", has_text="silk boa").get_by_role("button", name="Return").click()
+    dora.get_by_role("button", name="Done for tonight").click()
+    expect(emil.get_by_label("silk boa")).to_be_visible(timeout=2000)
+    emil.get_by_label("silk boa").check()
+    emil.get_by_role("button", name="Keep").click()
+    expect(emil.locator("#table")).to_contain_text("the day is over", timeout=2000)
+    # Ben gave the courtesan 3 stars; each gentleman sees only his own team's money.
+    expect(ben.locator("#teams")).to_contain_text("3")
+    expect(ben.locator("#table")).to_contain_text("£1200")  # 1,500 - 100 - 200
+    expect(dora.locator("#table")).to_contain_text("£1500")
+    assert "£1200" not in dora.locator("#table").inner_text()
+    assert_phone_friendly(ben)
+    shot(emil, "lg-evening-over")

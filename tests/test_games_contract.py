@@ -83,7 +83,7 @@ def test_header_validation_knows_each_games_player_counts_and_options(name: str)
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_every_game_names_its_rules_facts_and_event_handlers(name: str) -> None:
     game = GAMES[name]
-    prefix = {"karriere-poker": "kp.", "employee-of-the-month": "eotm.", "ftw": "ftw."}.get(name, "")
+    prefix = {"karriere-poker": "kp.", "employee-of-the-month": "eotm.", "ftw": "ftw.", "senators": "sen.", "ladies-and-gentlemen": "lg."}[name]
     assert game.rules and all(rule.startswith(prefix) for rule in game.rules)
     assert set(game.handlers()) == set(game.events)
     assert game.title and game.min_players <= game.max_players

@@ -366,3 +366,20 @@ def test_phones_over_the_waiting_cap_are_answered_at_once_with_retry_after(tmp_p
     waiting[0].join(timeout=2)
     assert not waiting[0].is_alive() and waiting[1].is_alive()
     waiting[1].join()
+
+
+# --- Ladies & Gentlemen: a team's money is the team's ---------------------------------------
+
+
+def test_a_teams_money_is_seen_by_its_lady_its_gentleman_and_the_host_only(client: FlaskClient) -> None:
+    table = Table(client, {"game": "ladies-and-gentlemen", "seats": ["Anna", "Ben", "Cem", "Dora"]}, claim=(0, 1, 2, 3))
+    for body in ({"type": "day", "n": 1}, {"type": "number", "seat": 1, "number": 1}, {"type": "number", "seat": 3, "number": 2}):
+        assert table.log(body).json["violation"] is None
+    assert table.log({"type": "income", "seat": 1, "amount": 4321, "reason": "contract"}, table.seats[1]).status_code == 201
+    for seat in (0, 1):  # Anna and Ben: their team
+        seen = every_text(client, table, bearer(table.seats[seat]))
+        assert "4321" in seen and client.get(f"/api/games/{table.id}", headers=bearer(table.seats[seat])).json["view"]["team_money"] == 4821
+    for headers in ({}, bearer(table.seats[2]), bearer(table.seats[3])):
+        seen = every_text(client, table, headers)
+        assert "4321" not in seen and "4821" not in seen
+    assert "4321" in every_text(client, table, bearer(table.host))

@@ -654,6 +654,7 @@ class LadiesAndGentlemen(Game[State]):
             "turn": None,
             "roles": {names[s]: state.role(s) for s in range(len(names))},
             "teams": [{"lady": names[l], "gentleman": names[g], "boutique": f"team-{l}"} for l, g in state.teams],
+            "boutique_names": {f"team-{l}": names[l] for l in state.ladies},
             "courtesan": None if state.courtesan is None else names[state.courtesan],
             "numbers": {names[g]: n for g, n in state.numbers.items()},
             "windows": {b: {"name": c.name, "price": c.price, "stars": c.stars} for b, c in state.windows.items()},

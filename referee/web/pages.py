@@ -163,10 +163,12 @@ def options_from_form(game: str, form: Any) -> dict[str, Any]:
     options: dict[str, Any] = {}
     if form.get("end_kind") and form["end_kind"] != "open":
         options["end"] = {"kind": form["end_kind"], "count": parse_value(form.get("end_count") or "1")}
-    if form.get("first", "").strip() and game != "karriere-poker":
+    if form.get("first", "").strip() and "first" in find_game(game).options().fields:
         options["first"] = parse_value(form["first"])
     if game == "employee-of-the-month":
         options["fewest_needs_one"] = form.get("fewest_needs_one") == "on"
+    if game == "ladies-and-gentlemen" and form.get("gossip") == "on":
+        options["gossip"] = True
     return options
 
 
@@ -331,7 +333,7 @@ def event_from_form(fold: Fold, form: Any, caller: Caller) -> dict[str, Any]:
             pick = parse_value(form["pick"])
             count, jokers = form_count(form, "count", 1), form_count(form, "jokers", 0)
             body["cards"] = ["J"] * count if pick == "J" else [pick] * count + ["J"] * jokers
-        elif isinstance(field, fields.Dict):  # "bids.red-7" = "4": a price per card; none is a pass
+        elif isinstance(field, (fields.Dict, fields.Nested)):  # "bids.red-7" = "4", "card.price" = "300"
             prefix = name + "."
             body[name] = {key[len(prefix):]: parse_value(value) for key, value in form.items() if key.startswith(prefix) and value.strip()}
         elif isinstance(field, fields.List):

@@ -9,6 +9,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
@@ -250,47 +251,54 @@ def test_one_ladies_and_gentlemen_evening_on_three_phones(server: str, browser: 
     ben, dora, emil = phones["Ben"], phones["Dora"], phones["Emil"]
 
     # The host logs the morning and the afternoon: numbers, visits, and the cards taken.
+    # Each tap waits for the table to show it: a tap on a stale table is refused.
+    def tap(button: Any) -> None:
+        seq = int(host.locator("#table").get_attribute("data-seq") or 0)
+        button.click()
+        expect(host.locator(f"#table[data-seq='{seq + 1}']")).to_be_attached(timeout=3000)
+
     host.get_by_role("link", name="To the table").click()
-    host.get_by_role("button", name="Start day 1").click()
-    host.locator("form", has_text="Number token of Ben").get_by_role("button", name="1", exact=True).click()
-    host.locator("form", has_text="Number token of Dora").get_by_role("button", name="2", exact=True).click()
-    host.locator("form", has_text="Anna visits").get_by_role("button", name="Anna").click()
-    host.locator("form", has_text="Cem visits").get_by_role("button", name="Anna").click()
-    host.locator("form", has_text="Emil visits").get_by_role("button", name="Cem").click()
+    tap(host.get_by_role("button", name="Start day 1"))
+    tap(host.locator("form", has_text="Number token of Ben").get_by_role("button", name="1", exact=True))
+    tap(host.locator("form", has_text="Number token of Dora").get_by_role("button", name="2", exact=True))
+    tap(host.locator("form", has_text="Anna visits").get_by_role("button", name="Anna"))
+    tap(host.locator("form", has_text="Cem visits").get_by_role("button", name="Anna"))
+    tap(host.locator("form", has_text="Emil visits").get_by_role("button", name="Cem"))
 
     def take(shopper: str, name: str, price: str, stars: str) -> None:
         form = host.locator("form", has_text=f"{shopper} takes a card")
         form.get_by_label("Card name").fill(name)
         form.get_by_label("Price").fill(price)
         form.get_by_label("Stars").fill(stars)
-        form.get_by_role("button", name="Take").click()
-        expect(host.locator("#table")).to_contain_text(name, timeout=2000)
+        tap(form.get_by_role("button", name="Take"))
 
     take("Anna", "blue hat", "200", "2")
     take("Emil", "red fan", "100", "3")
     take("Emil", "silk boa", "300", "4")
-    host.locator("form", has_text="Cem passes").get_by_role("button").click()
+    tap(host.locator("form", has_text="Cem passes").get_by_role("button"))
 
-    # Evening. Emil hands the fan to Ben and the boa to Dora.
-    emil.locator("form", has_text="Hand red fan").get_by_role("button", name="Ben").click()
-    expect(emil.locator("form", has_text="Hand silk boa")).to_be_visible(timeout=2000)
-    emil.locator("form", has_text="Hand silk boa").get_by_role("button", name="Dora").click()
+    # Evening. Emil hands the fan to Ben and the boa to Dora. Each phone taps on a table
+    # that shows the latest event (a tap on a stale one is refused).
+    def on(page: Page, seq: int, button: Any) -> None:
+        expect(page.locator(f"#table[data-seq='{seq}']")).to_be_attached(timeout=3000)
+        button.click()
+        expect(page.locator(f"#table[data-seq='{seq + 1}']")).to_be_attached(timeout=3000)
 
+    on(emil, 10, emil.locator("form", has_text="Hand red fan").get_by_role("button", name="Ben"))
+    on(emil, 11, emil.locator("form", has_text="Hand silk boa").get_by_role("button", name="Dora"))
     # Ben pays the fan first: the ratio warns him; he pays Anna's hat, and the warning goes.
-    expect(ben.locator("form", has_text="red fan")).to_be_visible(timeout=2000)
-    ben.locator("form", has_text="red fan").get_by_role("button", name="Pay").click()
-    expect(ben.locator("#table")).to_contain_text("pay one more of your lady's cards first", timeout=2000)
+    on(ben, 12, ben.locator("form", has_text="red fan").get_by_role("button", name="Pay"))
+    expect(ben.locator("#table")).to_contain_text("pay one more of your lady's cards first")
     shot(ben, "lg-ratio-warning")
-    ben.locator("form", has_text="blue hat").get_by_role("button", name="Pay").click()
-    expect(ben.locator("#table")).not_to_contain_text("pay one more of your lady's cards first", timeout=2000)
-    ben.get_by_role("button", name="Done for tonight").click()
+    on(ben, 13, ben.locator("form", has_text="blue hat").get_by_role("button", name="Pay"))
+    expect(ben.locator("#table")).not_to_contain_text("pay one more of your lady's cards first")
+    on(ben, 14, ben.get_by_role("button", name="Done for tonight"))
     # Dora returns the boa; Emil keeps it for tomorrow.
-    expect(dora.locator("form", has_text="silk boa")).to_be_visible(timeout=2000)
-    dora.locator("form", has_text="silk boa").get_by_role("button", name="Return").click()
-    dora.get_by_role("button", name="Done for tonight").click()
-    expect(emil.get_by_label("silk boa")).to_be_visible(timeout=2000)
+    on(dora, 15, dora.locator("form", has_text="silk boa").get_by_role("button", name="Return"))
+    on(dora, 16, dora.get_by_role("button", name="Done for tonight"))
+    expect(emil.locator("#table[data-seq='17']")).to_be_attached(timeout=3000)
     emil.get_by_label("silk boa").check()
-    emil.get_by_role("button", name="Keep").click()
+    on(emil, 17, emil.get_by_role("button", name="Keep"))
     expect(emil.locator("#table")).to_contain_text("the day is over", timeout=2000)
     # Ben gave the courtesan 3 stars; each gentleman sees only his own team's money.
     expect(ben.locator("#teams")).to_contain_text("3")

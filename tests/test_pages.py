@@ -244,3 +244,34 @@ def test_every_ui_string_has_a_german_translation() -> None:
         quoted = r"""(?:\b_|gettext)\(\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')"""
         used |= {ast.literal_eval(match.group(1)) for match in re.finditer(quoted, path.read_text(encoding="utf-8"))}
     assert sorted(used - german) == []
+
+
+def test_any_event_can_be_voided_by_its_author_or_the_host(client: FlaskClient) -> None:
+    # The host taps Pass for Cem just as Cem's own pass arrives: "Dora passes" is stored,
+    # legal. The host voids it from the latest events, with a confirmation.
+    game_id = new_game(client, "karriere-poker", ["Anna", "Ben", "Cem", "Dora"])
+    log(client, game_id, type="deal", dealer=3)
+    log(client, game_id, type="play", seat=0, cards="5")
+    log(client, game_id, type="pass", seat=1)
+    log(client, game_id, type="pass", seat=2)
+    page = log(client, game_id, type="pass", seat=3).get_data(as_text=True)
+    assert "logged by the host for Dora" in page
+    assert 'aria-label="Void event 5"' in page and "hx-confirm=\"Void event 5?" in page
+    after = client.post(f"/g/{game_id}/void/5", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "voided by event 6" in after
+    events = client.get(f"/api/games/{game_id}/events").json["events"]
+    assert events[4]["voided"] is True and events[4]["withdrawn"] == {"rule": None, "message": None, "voided_by": 6}
+    assert 'aria-label="Void event 5"' not in after  # already withdrawn
+    assert 'aria-label="Void event 5"' not in client.get(f"/g/{game_id}/history").get_data(as_text=True)
+    assert 'aria-label="Void event 4"' in client.get(f"/g/{game_id}/history").get_data(as_text=True)
+
+
+def test_a_stale_tap_is_refused_and_the_fresh_table_shown(client: FlaskClient) -> None:
+    game_id = new_game(client, "karriere-poker", ["Anna", "Ben", "Cem", "Dora"])
+    log(client, game_id, type="deal", dealer=3)
+    log(client, game_id, type="play", seat=0, cards="12", expected_seq=1)
+    # A phone that still shows event 1 taps "12" again: nothing is stored.
+    stale = log(client, game_id, type="play", seat=0, cards="12", expected_seq=1).get_data(as_text=True)
+    assert "The table changed — check and tap again." in stale and 'data-seq="2"' in stale
+    assert len(client.get(f"/api/games/{game_id}/events").json["events"]) == 2
+    assert 'hx-vals=\'{"expected_seq": 2}\'' in stale  # every form of the fresh table sends its seq

@@ -37,7 +37,7 @@ from flask_wtf.csrf import CSRFProtect
 from marshmallow import fields
 from werkzeug.wrappers import Response as BaseResponse
 
-from ..access import SPECTATOR, AccessDenied, Caller, SeatTaken, normalise_code, visible_event
+from ..access import SPECTATOR, AccessDenied, Caller, SeatTaken, normalise_code
 from ..games import GAMES, find_game
 from ..record import COMMON_EVENTS, FORMAT, MAX_SEQ, RecordError, parse_header, read_record, write_record
 from ..replay import CORE_RULES, Fold, flag_json
@@ -257,7 +257,7 @@ def table_context(game_id: str, fold: Fold, caller: Caller, error: str | None = 
         "seat": seat,
         "view": fold.view(seat),
         "flags": flagged,
-        "recent": [visible_event(fold.game, fold.state, e, caller, finished) for e in store.events(game_id, after=fold.seq - 6)][::-1],
+        "recent": [event_json(fold, e, caller) for e in store.events(game_id, after=fold.seq - 6)][::-1],
         "finished": finished,
         "error": error,
     }
@@ -291,7 +291,7 @@ def log(game_id: str) -> Any:
 
 @bp.post("/g/<game_id>/void/<int:seq>")
 def void(game_id: str, seq: int) -> Any:
-    """Withdraw a flagged move with one tap (its author or the host)."""
+    """Withdraw any event (its author, who logged it, or the host), after a confirmation."""
     form = request.form.copy()
     form["type"], form["target"] = "void", str(seq)
     form["reason"] = request.form.get("reason") or gettext("voided at the table")
@@ -307,11 +307,17 @@ def log_from(game_id: str, form: Any) -> Any:
     except RecordError as problem:
         error = str(problem)
     if error is None:
+        # The seq the phone's page showed: when the table has moved on, nothing is stored.
+        expected = parse_value(form.get("expected_seq") or "")
         try:
-            appended = referee().tables.append(game_id, body, key=caller.idempotency_key(form.get("key") or None))
+            appended = referee().tables.append(game_id, body, expected if isinstance(expected, int) else None,
+                                               key=caller.idempotency_key(form.get("key") or None))
             fold = appended.fold
-        except (RecordError, Conflict) as problem:
+        except RecordError as problem:
             error = str(problem)
+        except Conflict:
+            fold = fold_of(game_id)
+            error = gettext("The table changed — check and tap again.")
     if htmx:
         return render_template("table_panel.html", **table_context(game_id, fold, caller, error))
     if error:
@@ -387,6 +393,7 @@ def history(game_id: str) -> str:
     return render_template(
         "history.html", fold=fold, game_id=game_id, events=events, reasons=reasons, at=at, first_violation=first,
         then_view=None if then is None else then.view(seat), then=then, game=fold.game, caller=caller,
+        seat=seat, finished=fold.outcome is not None,
     )
 
 

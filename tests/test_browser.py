@@ -307,3 +307,40 @@ def test_one_ladies_and_gentlemen_evening_on_three_phones(server: str, browser: 
     assert "£1200" not in dora.locator("#table").inner_text()
     assert_phone_friendly(ben)
     shot(emil, "lg-evening-over")
+
+
+SAMPLE_RECORDS = sorted((Path(__file__).resolve().parent.parent / "events").glob("*.jsonl"))
+
+
+@pytest.fixture(scope="module")
+def imported(server: str) -> dict[str, str]:
+    """Every sample record imported once: name -> game id."""
+    import json
+    import urllib.request
+
+    ids = {}
+    for path in SAMPLE_RECORDS:
+        request = urllib.request.Request(f"{server}/api/games/import", data=path.read_bytes(), headers={"Content-Type": "application/jsonl"})
+        with urllib.request.urlopen(request) as answer:
+            ids[path.stem] = json.loads(answer.read())["id"]
+    return ids
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_every_results_page_fits_a_phone_without_breaking_words(server: str, browser: Browser, imported: dict[str, str], language: str) -> None:
+    context = phone(browser)
+    context.add_cookies([{"name": "lang", "value": language, "url": server}])
+    page = context.new_page()
+    for name, game_id in imported.items():
+        for path in (f"/g/{game_id}/result", f"/g/{game_id}"):
+            page.goto(f"{server}{path}")
+            assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], (name, path)
+            broken = page.eval_on_selector_all(
+                "td, th",
+                "els => els.filter(e => e.offsetParent).filter(e => { const s = getComputedStyle(e);"
+                " return s.overflowWrap !== 'normal' || s.wordBreak !== 'normal' || e.scrollWidth > e.clientWidth + 1 })"
+                ".map(e => e.textContent.trim())",
+            )
+            assert broken == [], (name, path, broken[:5])
+            shot(page, f"{'result' if path.endswith('result') else 'table'}-{name}-{language}")
+    context.close()

@@ -275,3 +275,29 @@ def test_a_stale_tap_is_refused_and_the_fresh_table_shown(client: FlaskClient) -
     assert "The table changed — check and tap again." in stale and 'data-seq="2"' in stale
     assert len(client.get(f"/api/games/{game_id}/events").json["events"]) == 2
     assert 'hx-vals=\'{"expected_seq": 2}\'' in stale  # every form of the fresh table sends its seq
+
+
+def import_sample(client: FlaskClient, name: str) -> str:
+    text = (EVENTS_DIR / f"{name}.jsonl").read_text(encoding="utf-8")
+    return client.post("/api/games/import", data=text.encode(), content_type="application/jsonl").json["id"]
+
+
+def test_history_pages_long_games_filters_flags_and_steps_through_the_replay(client: FlaskClient) -> None:
+    game_id = import_sample(client, "karriere-poker-5-players-flags")  # 184 events
+    first = client.get(f"/g/{game_id}/history").get_data(as_text=True)
+    assert 'id="e100"' in first and 'id="e101"' not in first and 'page=2' in first
+    assert 'id="e184"' in client.get(f"/g/{game_id}/history?page=2").get_data(as_text=True)
+    flags_only = client.get(f"/g/{game_id}/history?only=flags").get_data(as_text=True)
+    # the flags (Ben's lead pass 2; Cem's early play 3 and short raise 6, both voided) and
+    # the corrections (voids 4 and 8), nothing else
+    assert re.findall(r'id="e(\d+)"', flags_only) == ["2", "3", "4", "6", "8"]
+    step = client.get(f"/g/{game_id}/history?at=3").get_data(as_text=True)
+    assert "The table after event 3" in step and "at=2#then" in step and "at=4#then" in step
+
+
+def test_the_rules_page_quotes_the_cited_rule_and_leads_back(client: FlaskClient) -> None:
+    page = client.get("/rules/karriere-poker?rule=kp.raise.count&back=/g/abc123").get_data(as_text=True)
+    assert '<li id="kp.raise.count" class="cited">' in page and "The rule cited" in page
+    assert 'href="/g/abc123"' in page and "Back to the table" in page
+    evil = client.get("/rules/karriere-poker?rule=nope&back=http://evil.example/").get_data(as_text=True)
+    assert "evil.example" not in evil and "The rule cited" not in evil

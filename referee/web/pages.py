@@ -50,6 +50,7 @@ htmx = HTMX()
 csrf = CSRFProtect()
 babel = Babel()
 TOKEN_COOKIE = "referee_token"
+HISTORY_PAGE = 100  # events per History page: a long game stays light on a phone
 MAX_FORM_CARDS = 64  # more than any game's hand: a bigger count is refused by the schema
 LANGUAGES = ("en", "de")
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
@@ -389,9 +390,16 @@ def history(game_id: str) -> str:
     events = [event_json(fold, e, caller) for e in referee().tables.store.events(game_id)]
     reasons = {e["seq"]: e.get("reason") for e in events if e["type"] == "void"}
     # Where it went wrong: the first flag, standing or withdrawn by a correction.
-    first = next((e["seq"] for e in events if e["violation"] or (e["withdrawn"] and e["withdrawn"]["rule"])), None)
+    flagged = [e for e in events if e["violation"] or (e["withdrawn"] and e["withdrawn"]["rule"]) or e["type"] == "void"]
+    first = next((e["seq"] for e in flagged if e["type"] != "void"), None)
+    only_flags = request.args.get("only") == "flags"
+    shown = flagged if only_flags else events
+    pages = max(1, -(-len(shown) // HISTORY_PAGE))
+    page = seq_arg("page") or (1 + next((i for i, e in enumerate(shown) if e["seq"] >= at), 0) // HISTORY_PAGE if at else 1)
+    page = min(max(page, 1), pages)
     return render_template(
-        "history.html", fold=fold, game_id=game_id, events=events, reasons=reasons, at=at, first_violation=first,
+        "history.html", fold=fold, game_id=game_id, events=shown[(page - 1) * HISTORY_PAGE : page * HISTORY_PAGE],
+        reasons=reasons, at=at, first_violation=first, page=page, pages=pages, only_flags=only_flags,
         then_view=None if then is None else then.view(seat), then=then, game=fold.game, caller=caller,
         seat=seat, finished=fold.outcome is not None,
     )
@@ -466,10 +474,15 @@ def import_record() -> Any:
 
 @bp.get("/rules/<game>")
 def rules(game: str) -> str:
-    """The rule ids of a game and when each is broken."""
+    """The rule ids of a game and when each is broken; `rule` quotes the one a flag cites,
+    `back` leads back to the table (a path of this site only)."""
     if game not in GAMES:
         abort(404, "There is no such game.")
-    return render_template("rules.html", game=GAMES[game], core=CORE_RULES)
+    texts = {**CORE_RULES, **GAMES[game].rules}
+    cited = request.args.get("rule")
+    back = request.args.get("back", "")
+    return render_template("rules.html", game=GAMES[game], texts=texts, cited=cited if cited in texts else None,
+                           back=back if re.fullmatch(r"/g/[A-Za-z0-9_-]{1,40}(/history)?", back) else None)
 
 
 @bp.get("/lang/<code>")

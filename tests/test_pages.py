@@ -301,3 +301,19 @@ def test_the_rules_page_quotes_the_cited_rule_and_leads_back(client: FlaskClient
     assert 'href="/g/abc123"' in page and "Back to the table" in page
     evil = client.get("/rules/karriere-poker?rule=nope&back=http://evil.example/").get_data(as_text=True)
     assert "evil.example" not in evil and "The rule cited" not in evil
+
+
+def test_the_ball_result_says_who_won_and_why(client: FlaskClient) -> None:
+    game_id = import_sample(client, "ladies-and-gentlemen-7-players-scandal")
+    page = client.get(f"/g/{game_id}/result").get_data(as_text=True)
+    expected = json.loads((EVENTS_DIR / "ladies-and-gentlemen-7-players-scandal.expected.json").read_text(encoding="utf-8"))
+    assert html_text(expected["result"]["why"]) in page and "Scandal: excluded from the Ball" in page
+    for name, elegance in expected["scores"].items():
+        assert f"<td>{elegance}</td>" in page, name
+    assert 'class="voided"><td>Cem &amp; Dora' in page  # the excluded team
+
+
+def html_text(text: str) -> str:
+    from markupsafe import escape
+
+    return str(escape(text))

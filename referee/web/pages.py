@@ -414,8 +414,10 @@ def result(game_id: str) -> str:
     hidden = fold.game.result_is_private and not finished and not caller.is_host
     outcome = fold.result()
     shown_charts = [] if hidden else charts(fold.header.game, outcome.detail)
+    roles = fold.view(None).get("teams", [])  # Ladies & Gentlemen: each gentleman's lady, the courtesan
     return render_template("result.html", fold=fold, game_id=game_id, result=outcome, hidden=hidden, charts=shown_charts, caller=caller,
-                           head=referee().tables.store.head(game_id) if finished else None)
+                           head=referee().tables.store.head(game_id) if finished else None,
+                           ladies_of={team["gentleman"]: team["lady"] for team in roles}, courtesan=fold.view(None).get("courtesan"))
 
 
 def charts(game: str, detail: dict[str, Any]) -> list[tuple[str, str]]:

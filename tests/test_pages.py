@@ -99,7 +99,7 @@ def test_a_flag_shows_with_its_rule_and_can_be_voided_by_its_author(client: Flas
     log(client, game_id, type="play", seat=0, pick=7, count=3, jokers=0)
     flagged = log(client, game_id, type="play", seat=1, pick=9, count=2, jokers=0).get_data(as_text=True)
     assert "Ben played two 9s, but the lead was three cards." in flagged
-    assert 'href="/rules/karriere-poker#kp.raise.count"' in flagged
+    assert f'href="/rules/karriere-poker?rule=kp.raise.count&amp;back=/g/{game_id}#kp.raise.count"' in flagged
     voided = client.post(f"/g/{game_id}/void/3", headers={"HX-Request": "true"}).get_data(as_text=True)
     assert "data-rule=" not in voided
     assert 'id="kp.raise.count"' in client.get("/rules/karriere-poker").get_data(as_text=True)
@@ -317,3 +317,14 @@ def html_text(text: str) -> str:
     from markupsafe import escape
 
     return str(escape(text))
+
+
+def test_the_joker_menu_logs_what_it_says(client: FlaskClient) -> None:
+    # "3 cards, 1 joker" on a 9 is 9 9 J: three cards, one of them a joker.
+    game_id = new_game(client, "karriere-poker", ["Anna", "Ben", "Cem", "Dora"])
+    log(client, game_id, type="deal", dealer=3)
+    log(client, game_id, type="play", seat=0, pick=9, count=3, jokers=1)
+    assert client.get(f"/api/games/{game_id}/events").json["events"][1]["cards"] == [9, 9, "J"]
+    page = log(client, game_id, type="play", seat=1, pick=10, count=1, jokers=1).get_data(as_text=True)
+    assert "1 cards cannot hold 1 jokers and a 10." in page
+    assert len(client.get(f"/api/games/{game_id}/events").json["events"]) == 2

@@ -337,9 +337,13 @@ def event_from_form(fold: Fold, form: Any, caller: Caller) -> dict[str, Any]:
             body["seat"] = caller.seat if caller.role == "seat" else form.get("seat", type=int)
         elif name == "cards" and form.get("pick"):
             # Counts are bounded before a list is built: the schema then names what is wrong.
+            # "How many" counts every card laid, the jokers among them included.
             pick = parse_value(form["pick"])
             count, jokers = form_count(form, "count", 1), form_count(form, "jokers", 0)
-            body["cards"] = ["J"] * count if pick == "J" else [pick] * count + ["J"] * jokers
+            if pick != "J" and jokers >= count:
+                raise RecordError(gettext("%(count)s cards cannot hold %(jokers)s jokers and a %(pick)s.", count=count, jokers=jokers, pick=pick),
+                                  errors={"jokers": ["More jokers than cards."]})
+            body["cards"] = ["J"] * count if pick == "J" else [pick] * (count - jokers) + ["J"] * jokers
         elif isinstance(field, (fields.Dict, fields.Nested)):  # "bids.red-7" = "4", "card.price" = "300"
             prefix = name + "."
             body[name] = {key[len(prefix):]: parse_value(value) for key, value in form.items() if key.startswith(prefix) and value.strip()}

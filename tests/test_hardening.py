@@ -383,3 +383,16 @@ def test_a_teams_money_is_seen_by_its_lady_its_gentleman_and_the_host_only(clien
         seen = every_text(client, table, headers)
         assert "4321" not in seen and "4821" not in seen
     assert "4321" in every_text(client, table, bearer(table.host))
+
+
+def test_the_record_export_carries_the_head_that_verify_checks(client: FlaskClient, app: Flask, tmp_path: Path) -> None:
+    table = Table(client, FTW, claim=())
+    table.log({"type": "note", "text": "first"})
+    table.log({"type": "end", "reason": "done"})
+    exported = client.get(f"/api/games/{table.id}/record")
+    seq, digest = exported.headers["X-Table-Head"].split(":")
+    assert seq == "2" and client.get(f"/g/{table.id}/record").headers["X-Table-Head"] == f"2:{digest}"
+    result = CliRunner().invoke(main, ["verify", "--db", app.config["DATABASE"], "--head", f"{table.id}:{digest}"])
+    assert result.exit_code == 0, result.output
+    page = client.get(f"/g/{table.id}/result").get_data(as_text=True)
+    assert f"{table.id}:{digest}" in page and "<svg" in page.split('id="receipt"')[1]  # the receipt and its QR code

@@ -14,7 +14,7 @@ from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
 from ..access import Access, Caller, may_log
-from ..record import MAX_SEQ
+from ..record import MAX_SEQ, write_record
 from ..store import Store
 from ..tables import Tables
 
@@ -66,6 +66,23 @@ def refusal(game_id: str, caller: Caller, body: dict[str, Any]) -> str | None:
     known = type(target) is int and 0 < target <= MAX_SEQ  # else the schema refuses it
     event = referee().tables.store.event(game_id, target) if known else None
     return may_log(referee().tables.store.header(game_id).rules, caller, body, event)
+
+
+def record_download(game_id: str, caller: Caller) -> Response:
+    """The game as a table record file, with the log's head (`X-Table-Head: SEQ:HASH`, the
+    receipt `referee verify --head` checks). Before the end only the host may take it
+    where the game hides anything (hands, money, a score table that tells won cards)."""
+    tables = referee().tables
+    fold = tables.fold(game_id)
+    if fold.outcome is None and fold.game.hides_anything and not caller.is_host:
+        abort(403, "Until the game is over only the host can download the record.")
+    head_seq, head_hash = tables.store.head(game_id)
+    return Response(
+        write_record(fold.header, tables.store.events(game_id)),
+        mimetype="application/jsonl",
+        headers={"Content-Disposition": f'attachment; filename="{fold.header.game}-{game_id}.jsonl"',
+                 "X-Table-Head": f"{head_seq}:{head_hash}"},
+    )
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:

@@ -12,10 +12,10 @@ from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 from werkzeug.exceptions import HTTPException
 
 from ..access import AccessDenied, Caller, SeatTaken, visible_event
-from ..record import FORMAT, MAX_SEQ, Header, RecordError, load_json, parse_header, read_record, write_record
+from ..record import FORMAT, MAX_SEQ, Header, RecordError, load_json, parse_header, read_record
 from ..replay import Fold, flag_json, report
 from ..store import Conflict, UnknownGame
-from . import referee, refusal
+from . import record_download, referee, refusal
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 # Not a CORS-safelisted type, so no other site's page can post a record here unasked.
@@ -284,16 +284,7 @@ def list_events(game_id: str) -> Response:
 @bp.get("/games/<game_id>/record")
 def export_record(game_id: str) -> Response:
     """The game as a table record; before the end only the host may take it (it holds hands)."""
-    caller = caller_at(game_id)
-    fold = referee().tables.fold(game_id)
-    if fold.outcome is None and fold.game.hides_anything and not caller.is_host:
-        abort(403, "until the game is over only the host can download the record")
-    text = write_record(fold.header, referee().tables.store.events(game_id))
-    return Response(
-        text,
-        mimetype="application/jsonl",
-        headers={"Content-Disposition": f'attachment; filename="{fold.header.game}-{game_id}.jsonl"'},
-    )
+    return record_download(game_id, caller_at(game_id))
 
 
 @bp.get("/openapi.json")

@@ -39,10 +39,10 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from ..access import SPECTATOR, AccessDenied, Caller, SeatTaken, normalise_code
 from ..games import GAMES, find_game
-from ..record import COMMON_EVENTS, FORMAT, MAX_SEQ, RecordError, parse_header, read_record, write_record
+from ..record import COMMON_EVENTS, FORMAT, MAX_SEQ, RecordError, parse_header, read_record
 from ..replay import CORE_RULES, Fold, flag_json
 from ..store import Conflict, UnknownGame
-from . import referee, refusal
+from . import record_download, referee, refusal
 from .api import event_json
 
 bp = Blueprint("pages", __name__)
@@ -455,11 +455,8 @@ def line_chart(x_labels: list[str], series: dict[str, list[int]]) -> str:
 @bp.get("/g/<game_id>/record")
 def record(game_id: str) -> Response:
     """Download the table record; hands stay with the host until the game is over."""
-    fold = fold_of(game_id)
-    if fold.outcome is None and fold.game.hides_anything and not page_caller(game_id).is_host:
-        abort(403, "Until the game is over only the host can download the record.")
-    text = write_record(fold.header, referee().tables.store.events(game_id))
-    return Response(text, mimetype="application/jsonl", headers={"Content-Disposition": f'attachment; filename="{fold.header.game}-{game_id}.jsonl"'})
+    fold_of(game_id)
+    return record_download(game_id, page_caller(game_id))
 
 
 @bp.route("/import", methods=["GET", "POST"])

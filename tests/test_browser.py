@@ -344,3 +344,33 @@ def test_every_results_page_fits_a_phone_without_breaking_words(server: str, bro
             assert broken == [], (name, path, broken[:5])
             shot(page, f"{'result' if path.endswith('result') else 'table'}-{name}-{language}")
     context.close()
+
+
+def test_a_live_update_never_wipes_what_a_player_is_typing(server: str, browser: Browser) -> None:
+    host = phone(browser).new_page()
+    host.goto(f"{server}/new?game=karriere-poker")
+    host.fill("#seats", "Anna\nBen\nCem\nDora")
+    host.get_by_role("button", name="Start the game").click()
+    code = host.locator(".code").inner_text().strip()
+    host.get_by_role("link", name="To the table").click()
+    host.get_by_role("button", name="Cards are dealt").click()
+    expect(host.locator("#table[data-seq='1']")).to_be_attached(timeout=3000)
+    anna = phone(browser).new_page()
+    anna.goto(server)
+    anna.fill("input[name=code]", code)
+    anna.get_by_role("button", name="Join").click()
+    anna.get_by_role("button", name="Anna").click()
+    expect(anna.locator("#table")).to_contain_text("Ben's turn")  # Anna dealt
+
+    # Anna types her hand slowly; meanwhile the host logs Ben's lead. Her table shows the
+    # news at once, and her field keeps what she typed, open and focused.
+    anna.get_by_text("Log my hand").click()
+    hand = anna.get_by_label("My cards as dealt")
+    hand.press_sequentially("1 2 2", delay=100)
+    host.locator("button[name=pick][value='5']").click()
+    expect(anna.locator("#table[data-seq='2']")).to_be_attached(timeout=5000)
+    expect(anna.locator("#table")).to_contain_text("5 by Ben")
+    expect(anna.get_by_label("My cards as dealt")).to_have_value("1 2 2")
+    anna.keyboard.type(" 5", delay=200)
+    expect(anna.get_by_label("My cards as dealt")).to_have_value("1 2 2 5")
+    shot(anna, "live-update-kept-input")

@@ -98,14 +98,20 @@ def replay_time(folder: Path, header: object, events: list[dict[str, object]]) -
     return min(runs) * 1000, statistics.median(runs) * 1000
 
 
-def cache_ratio(folder: Path, header: object, events: list[dict[str, object]]) -> tuple[float, float]:
-    tables = Tables(Store(folder / "cache.sqlite3"))
+def append_timings(path: Path, header: object, events: list[dict[str, object]]) -> list[float]:
+    """Seconds of each append through Tables (the state cache), one game from the start."""
+    tables = Tables(Store(path))
     game = tables.create(header)  # type: ignore[arg-type]
     timings = []
     for body in bodies(events):
         started = time.perf_counter()
         tables.append(game, body)
         timings.append(time.perf_counter() - started)
+    return timings
+
+
+def cache_ratio(folder: Path, header: object, events: list[dict[str, object]]) -> tuple[float, float]:
+    timings = append_timings(folder / "cache.sqlite3", header, events)
     early = statistics.median(timings[9:59]) * 1000  # events 10 to 59
     late = statistics.median(timings[9_950:10_000]) * 1000  # events 9,951 to 10,000
     return early, late
@@ -138,13 +144,7 @@ def move_cost(folder: Path) -> dict[str, tuple[float, float]]:
             started = time.perf_counter()
             replay(header, events)  # type: ignore[arg-type]
             runs.append((time.perf_counter() - started) / len(events))
-        tables = Tables(Store(folder / f"move-{name}.sqlite3"))
-        game = tables.create(header)  # type: ignore[arg-type]
-        timings = []
-        for body in bodies(events):
-            started = time.perf_counter()
-            tables.append(game, body)
-            timings.append(time.perf_counter() - started)
+        timings = append_timings(folder / f"move-{name}.sqlite3", header, events)
         costs[name] = (statistics.median(runs) * 1e6, statistics.median(timings[-100:]) * 1000, len(events))  # type: ignore[assignment]
     return costs
 

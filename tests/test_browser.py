@@ -30,7 +30,10 @@ def free_port() -> int:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("browser")
     port = free_port()
-    command = [sys.executable, "-c", "from referee.cli import main; main()", "serve", "--port", str(port), "--threads", "24",
+    # 64 threads: up to 56 phones may wait for news at once. A phone closed by an earlier
+    # test keeps its place until its wait times out (waitress does not tell the app that a
+    # client left), and a phone over the cap would see news only after its Retry-After.
+    command = [sys.executable, "-c", "from referee.cli import main; main()", "serve", "--port", str(port), "--threads", "64",
                "--db", str(folder / "browser.sqlite3")]
     log = folder / "server.log"  # a file, not a pipe nobody reads
     with log.open("wb") as out:
@@ -64,8 +67,40 @@ def browser() -> Iterator[Browser]:
         chromium.close()
 
 
+OPEN_PHONES: list[BrowserContext] = []
+
+
 def phone(browser: Browser) -> BrowserContext:
-    return browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, locale="en-GB")
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, locale="en-GB")
+    OPEN_PHONES.append(context)
+    return context
+
+
+@pytest.fixture(autouse=True)
+def phones_put_away() -> Iterator[None]:
+    """Each test's phones are closed after it, so they stop polling the shared server."""
+    yield
+    while OPEN_PHONES:
+        OPEN_PHONES.pop().close()
+
+
+def new_table(browser: Browser, server: str, game: str, seats: list[str], joining: tuple[str, ...]) -> tuple[Page, dict[str, Page]]:
+    """The host starts a game on one phone; each of `joining` joins with the code on its own."""
+    host = phone(browser).new_page()
+    host.goto(f"{server}/new?game={game}")
+    host.fill("#seats", "\n".join(seats))
+    host.get_by_role("button", name="Start the game").click()
+    code = host.locator(".code").inner_text().strip()
+    phones: dict[str, Page] = {}
+    for name in joining:
+        page = phone(browser).new_page()
+        page.goto(server)
+        page.fill("input[name=code]", code)
+        page.get_by_role("button", name="Join").click()
+        page.get_by_role("button", name=name).click()
+        expect(page.locator("#table")).to_contain_text(f"You are {name}")
+        phones[name] = page
+    return host, phones
 
 
 def shot(page: Page, name: str) -> None:
@@ -183,20 +218,7 @@ def test_a_short_ftw_game_is_played_to_its_result_table(server: str, browser: Br
 
 
 def test_three_phones_play_a_senators_auction_turn(server: str, browser: Browser) -> None:
-    host = phone(browser).new_page()
-    host.goto(f"{server}/new?game=senators")
-    host.fill("#seats", "Anna\nBen\nCem")
-    host.get_by_role("button", name="Start the game").click()
-    code = host.locator(".code").inner_text().strip()
-    phones: dict[str, Page] = {}
-    for name in ("Anna", "Ben", "Cem"):
-        page = phone(browser).new_page()
-        page.goto(server)
-        page.fill("input[name=code]", code)
-        page.get_by_role("button", name="Join").click()
-        page.get_by_role("button", name=name).click()
-        expect(page.locator("#table")).to_contain_text(f"You are {name}")
-        phones[name] = page
+    host, phones = new_table(browser, server, "senators", ["Anna", "Ben", "Cem"], ("Anna", "Ben", "Cem"))
     anna, ben, cem = phones["Anna"], phones["Ben"], phones["Cem"]
 
     # The host logs the event card; Anna starts an auction of the three revealed cards.
@@ -234,20 +256,7 @@ def test_three_phones_play_a_senators_auction_turn(server: str, browser: Browser
 
 
 def test_one_ladies_and_gentlemen_evening_on_three_phones(server: str, browser: Browser) -> None:
-    host = phone(browser).new_page()
-    host.goto(f"{server}/new?game=ladies-and-gentlemen")
-    host.fill("#seats", "Anna\nBen\nCem\nDora\nEmil")
-    host.get_by_role("button", name="Start the game").click()
-    code = host.locator(".code").inner_text().strip()
-    phones: dict[str, Page] = {}
-    for name in ("Ben", "Dora", "Emil"):
-        page = phone(browser).new_page()
-        page.goto(server)
-        page.fill("input[name=code]", code)
-        page.get_by_role("button", name="Join").click()
-        page.get_by_role("button", name=name).click()
-        expect(page.locator("#table")).to_contain_text(f"You are {name}")
-        phones[name] = page
+    host, phones = new_table(browser, server, "ladies-and-gentlemen", ["Anna", "Ben", "Cem", "Dora", "Emil"], ("Ben", "Dora", "Emil"))
     ben, dora, emil = phones["Ben"], phones["Dora"], phones["Emil"]
 
     # The host logs the morning and the afternoon: numbers, visits, and the cards taken.
@@ -347,20 +356,12 @@ def test_every_results_page_fits_a_phone_without_breaking_words(server: str, bro
 
 
 def test_a_live_update_never_wipes_what_a_player_is_typing(server: str, browser: Browser) -> None:
-    host = phone(browser).new_page()
-    host.goto(f"{server}/new?game=karriere-poker")
-    host.fill("#seats", "Anna\nBen\nCem\nDora")
-    host.get_by_role("button", name="Start the game").click()
-    code = host.locator(".code").inner_text().strip()
+    host, phones = new_table(browser, server, "karriere-poker", ["Anna", "Ben", "Cem", "Dora"], ("Anna",))
+    anna = phones["Anna"]
     host.get_by_role("link", name="To the table").click()
     host.get_by_role("button", name="Cards are dealt").click()
-    expect(host.locator("#table[data-seq='1']")).to_be_attached(timeout=3000)
-    anna = phone(browser).new_page()
-    anna.goto(server)
-    anna.fill("input[name=code]", code)
-    anna.get_by_role("button", name="Join").click()
-    anna.get_by_role("button", name="Anna").click()
-    expect(anna.locator("#table")).to_contain_text("Ben's turn")  # Anna dealt
+    expect(anna.locator("#table")).to_contain_text("Ben's turn", timeout=3000)  # Anna dealt
+    expect(anna.locator("#table[data-seq='1']")).to_be_attached()
 
     # Anna types her hand slowly; meanwhile the host logs Ben's lead. Her table shows the
     # news at once, and her field keeps what she typed, open and focused.

@@ -25,16 +25,18 @@
   });
   document.addEventListener("htmx:beforeSwap", function () {
     var active = document.activeElement;
-    focused = active && active.form && key(active) in typed ? { key: key(active), start: active.selectionStart, end: active.selectionEnd } : null;
+    var inTable = active && active.form && active.closest("#table") && key(active);
+    focused = inTable ? { key: key(active), start: active.selectionStart, end: active.selectionEnd } : null;
   });
   document.addEventListener("htmx:afterSwap", function () {
     fields(document.getElementById("table")).forEach(function (field) {
       var k = key(field);
-      if (!(k in typed)) return;
-      field.value = typed[k];
+      var isFocused = focused && focused.key === k;
+      if (!(k in typed) && !isFocused) return;
+      if (k in typed) field.value = typed[k];
       var details = field.closest("details");
       if (details) details.open = true;
-      if (focused && focused.key === k) {
+      if (isFocused) {
         field.focus();
         try { field.setSelectionRange(focused.start, focused.end); } catch (e) { /* not a text field */ }
       }

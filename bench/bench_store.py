@@ -9,6 +9,8 @@
 (d) peak memory of `referee replay --json` over a 100,000-event record: < 150 MB.
 (e) a move in a long Senators game against a move in Karriere Poker: the fold per event
     (replay of a whole game) and an append through Tables (median of a game's last 100).
+(f) a void near the end of a 10,000-event game, with snapshots (every 100 events) and
+    without: target <= 20 ms.
 """
 
 from __future__ import annotations
@@ -149,6 +151,24 @@ def move_cost(folder: Path) -> dict[str, tuple[float, float]]:
     return costs
 
 
+def void_cost(folder: Path, header: object, events: list[dict[str, object]]) -> dict[str, float]:
+    """Milliseconds of a void of event 9,990 appended to a 10,000-event game (median of 5)."""
+    costs = {}
+    for name, every in (("snapshots", 100), ("no snapshots", 10**9)):
+        path = folder / f"void-{every}.sqlite3"
+        store = Store(path)
+        game = store.create_game(header, events=events)  # type: ignore[arg-type]
+        runs = []
+        for _ in range(5):
+            tables = Tables(Store(path), snapshot_every=every)
+            tables.fold(game)  # warm: the cache (and the snapshots) are built
+            started = time.perf_counter()
+            tables.append(game, {"type": "void", "target": 9_990, "reason": "bench"})
+            runs.append(time.perf_counter() - started)
+        costs[name] = statistics.median(runs) * 1000
+    return costs
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
@@ -168,6 +188,9 @@ def main() -> None:
         print(f"(e) a move: Karriere Poker ({kp[2]} events) fold {kp[0]:.0f} us/event, append {kp[1]:.3f} ms; "  # type: ignore[misc]
               f"Senators ({sen[2]} events) fold {sen[0]:.0f} us/event, append {sen[1]:.3f} ms; "  # type: ignore[misc]
               f"Senators/KP append = {sen[1] / kp[1]:.2f}")
+        voids = void_cost(folder, header, events)
+        print(f"(f) a void of event 9,990 in a 10,000-event game: {voids['snapshots']:.1f} ms with snapshots, "
+              f"{voids['no snapshots']:.1f} ms without (target <= 20 ms)")
         print(f"machine: {resource.getpagesize()} B pages, python {sys.version.split()[0]}")
 
 

@@ -90,9 +90,11 @@ def void_error(event: Mapping[str, Any], void_seqs: frozenset[int]) -> Violation
     return Violation("core.void.target", f"This void cannot withdraw event {target}: {reason}.")
 
 
-def valid_void_targets(events: Iterable[Mapping[str, Any]]) -> dict[int, int]:
-    """Withdrawn seq -> the first valid void of it: known before folding, so replay is one pass."""
-    voids: set[int] = set()
+def valid_void_targets(events: Iterable[Mapping[str, Any]], earlier_voids: frozenset[int] = frozenset()) -> dict[int, int]:
+    """Withdrawn seq -> the first valid void of it: known before folding, so replay is one pass.
+
+    `earlier_voids`: the voids before `events` (when going on from a snapshot)."""
+    voids: set[int] = set(earlier_voids)
     targets: dict[int, int] = {}
     for event in events:
         if event["type"] == "void":
@@ -144,22 +146,36 @@ def skip(fold: Fold, seq: int, flag: Violation | None, voided_by: int) -> Fold:
     return Fold(fold.header, fold.game, fold.state, seq, fold.outcome, fold.violations, withdrawn, fold.void_seqs, fold.logged_once)
 
 
-def replay(header: Header, events: Sequence[Mapping[str, Any]], upto: int | None = None) -> Fold:
-    """Fold a whole record (up to seq `upto`), voids applied."""
+def replay(
+    header: Header,
+    events: Sequence[Mapping[str, Any]],
+    upto: int | None = None,
+    since: Fold | None = None,
+    snapshots: list[Fold] | None = None,
+    every: int = 0,
+) -> Fold:
+    """Fold a record (up to seq `upto`), voids applied.
+
+    `since` is a snapshot: the fold of this record's first events, which no void in
+    `events` (the events after it) withdraws; replay goes on from there. Every `every`
+    events the fold reached is added to `snapshots`.
+    """
     if upto is not None:
         events = [event for event in events if event["seq"] <= upto]
-    targets = valid_void_targets(events)
-    fold = start(header)
+    fold = since or start(header)
+    targets = valid_void_targets(events, fold.void_seqs)
     for index, event in enumerate(events):
         seq = event["seq"]
         if seq not in targets:
             fold = step(fold, event)
-            continue
-        # Judged where it stood when it was logged: a later void of an earlier event
-        # changes what came before it, so then the record up to it is replayed alone.
-        rewritten = any(target < seq < void for target, void in targets.items())
-        logged = replay(header, events[: index + 1]) if rewritten else step(fold, event)
-        fold = skip(fold, seq, logged.violation_at(seq), targets[seq])
+        else:
+            # Judged where it stood when it was logged: a later void of an earlier event
+            # changes what came before it, so then the record up to it is replayed alone.
+            rewritten = any(target < seq < void for target, void in targets.items())
+            logged = replay(header, events[: index + 1], since=since) if rewritten else step(fold, event)
+            fold = skip(fold, seq, logged.violation_at(seq), targets[seq])
+        if snapshots is not None and every and seq % every == 0:
+            snapshots.append(fold)
     return fold
 
 

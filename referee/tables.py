@@ -1,8 +1,10 @@
 """Tables in play: the store plus each game's folded state, cached by its last seq.
 
-Appending folds only the new event into the cached state; a full replay happens on a
-cache miss (a restart, another process wrote) and after a valid `void`, which re-judges
-everything after its target.
+Appending folds only the new event into the cached state; a replay happens on a cache
+miss (a restart, another process wrote) and after a valid `void`, which re-judges
+everything after its target. A snapshot of the fold is kept every `snapshot_every`
+events, so a void replays from the last snapshot before its target, not from event 1
+(snapshots at or after the target are dropped: the void changes them).
 
 Phones wait for news (long-poll) on their own game's condition, so an append wakes only
 that game's phones. Each waiting phone holds a server thread: waiting is capped in total
@@ -52,9 +54,11 @@ def answer_values(answer: dict[str, Any]) -> tuple[Violation | None, bool]:
 
 
 class Tables:
-    def __init__(self, store: Store, max_waiting: int = 24, max_waiting_per_game: int = 12) -> None:
+    def __init__(self, store: Store, max_waiting: int = 24, max_waiting_per_game: int = 12, snapshot_every: int = 100) -> None:
         self.store = store
+        self.snapshot_every = snapshot_every
         self._folds: dict[str, Fold] = {}
+        self._snapshots: dict[str, list[Fold]] = {}  # per game, by seq
         self._news: dict[str, threading.Condition] = {}  # one per game, all on the store's lock
         self._waiting: dict[str, int] = {}
         self.max_waiting, self.max_waiting_per_game = max_waiting, max_waiting_per_game
@@ -77,13 +81,22 @@ class Tables:
         with self.store.lock:
             before = self._folds.get(game_id) or self.fold(game_id)
             folded: list[Fold] = []
+            snapshots = list(self._snapshots.get(game_id, []))
 
             def judge(event: dict[str, Any]) -> dict[str, Any]:
                 # Inside the store's transaction: the new seq must follow the cached fold.
-                if event["seq"] != before.seq + 1 or is_valid_void(before, event):
-                    fold = replay(before.header, [*self.store.events(game_id), event])
+                if event["seq"] != before.seq + 1:
+                    snapshots.clear()
+                    fold = self._replay(before.header, [*self.store.events(game_id), event], None, snapshots)
+                elif is_valid_void(before, event):
+                    snapshots[:] = [s for s in snapshots if s.seq < event["target"]]
+                    since = snapshots[-1] if snapshots else None
+                    after = self.store.events(game_id, after=since.seq if since else 0)
+                    fold = self._replay(before.header, [*after, event], since, snapshots)
                 else:
                     fold = step(before, event)
+                    if fold.seq % self.snapshot_every == 0:
+                        snapshots.append(fold)
                 folded.append(fold)
                 return answer_json(fold.violation_at(event["seq"]), fold.outcome is not None)
 
@@ -92,7 +105,7 @@ class Tables:
                 fold = self.fold(game_id)
                 answer = stored.answer or answer_json(fold.violation_at(stored.seq), fold.outcome is not None)
                 return Appended(stored.event, *answer_values(answer), fold, new=False)
-            self._folds[game_id] = folded[0]
+            self._folds[game_id], self._snapshots[game_id] = folded[0], snapshots
             news = self._news.get(game_id)
             if news is not None:
                 news.notify_all()
@@ -104,9 +117,13 @@ class Tables:
             cached = self._folds.get(game_id)
             if cached is not None and cached.seq == self.store.last_seq(game_id):
                 return cached
-            fold = replay(self.store.header(game_id), self.store.events(game_id))
-            self._folds[game_id] = fold
+            snapshots: list[Fold] = []
+            fold = self._replay(self.store.header(game_id), self.store.events(game_id), None, snapshots)
+            self._folds[game_id], self._snapshots[game_id] = fold, snapshots
             return fold
+
+    def _replay(self, header: Header, events: list[dict[str, Any]], since: Fold | None, snapshots: list[Fold]) -> Fold:
+        return replay(header, events, since=since, snapshots=snapshots, every=self.snapshot_every)
 
     def fold_at(self, game_id: str, seq: int) -> Fold:
         """The game as it stood after event `seq` (the history's "table as it was then")."""

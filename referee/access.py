@@ -129,9 +129,14 @@ class Access:
     def reissue_seat(self, game_id: str, seat: int) -> str:
         """The host hands a seat to a new phone: earlier tokens of that seat stop working."""
         with self.store.lock:
+            self.release_seat(game_id, seat)
+            return self._new_token(game_id, "seat", seat)
+
+    def release_seat(self, game_id: str, seat: int) -> None:
+        """The seat is free again (a phone left or took the wrong seat): its tokens stop working."""
+        with self.store.lock:
             self.store.db.execute("DELETE FROM tokens WHERE game = ? AND role = 'seat' AND seat = ?", [game_id, seat])
             self._callers = {h: known for h, known in self._callers.items() if known != (game_id, Caller("seat", seat))}
-            return self._new_token(game_id, "seat", seat)
 
     def caller(self, game_id: str, token: str | None) -> Caller:
         """Who holds `token` at this game; no token is a spectator. Raises AccessDenied."""

@@ -328,3 +328,18 @@ def test_the_joker_menu_logs_what_it_says(client: FlaskClient) -> None:
     page = log(client, game_id, type="play", seat=1, pick=10, count=1, jokers=1).get_data(as_text=True)
     assert "1 cards cannot hold 1 jokers and a 10." in page
     assert len(client.get(f"/api/games/{game_id}/events").json["events"]) == 2
+
+
+def test_the_host_sees_claimed_seats_and_can_free_one(client: FlaskClient, app: Flask) -> None:
+    game_id = new_game(client, "ftw", ["Anna", "Ben"])
+    code = app.extensions["referee"].access.join_code(game_id)
+    phone = app.test_client()
+    assert phone.post(f"/g/{game_id}/seats/1", data={"code": code}).status_code == 302
+    page = client.get(f"/g/{game_id}/host").get_data(as_text=True)
+    assert re.search(r"Ben · <strong>claimed by a phone</strong>", page) and "Anna · <span class=\"muted\">free" in page
+    assert phone.post(f"/g/{game_id}/host/release/1").status_code == 403  # only the host
+    assert client.post(f"/g/{game_id}/host/release/1").status_code == 302
+    assert "Ben&#39;s seat is free again." in client.get(f"/g/{game_id}/host").get_data(as_text=True)
+    # Ben's old phone is a spectator now; a new phone can take the seat.
+    assert "You are watching" in phone.get(f"/g/{game_id}").get_data(as_text=True)
+    assert app.test_client().post(f"/g/{game_id}/seats/1", data={"code": code}).status_code == 302

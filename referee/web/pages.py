@@ -182,7 +182,21 @@ def host(game_id: str) -> Any:
     code = referee().access.join_code(game_id) or ""
     link = public_url("pages.join_link", code=code)
     qr = qr_svg(link)
-    return render_template("host.html", fold=fold, game_id=game_id, code=code, link=link, qr=qr)
+    taken = referee().access.claimed_seats(game_id)
+    return render_template("host.html", fold=fold, game_id=game_id, code=code, link=link, qr=qr, taken=taken)
+
+
+@bp.post("/g/<game_id>/host/release/<int:seat>")
+def release(game_id: str, seat: int) -> BaseResponse:
+    """The host frees a claimed seat, so another phone can take it."""
+    fold = fold_of(game_id)
+    if not page_caller(game_id).is_host:
+        abort(403, "Only the host can free a seat.")
+    if not 0 <= seat < len(fold.header.seats):
+        abort(404, "There is no such seat.")
+    referee().access.release_seat(game_id, seat)
+    flash(gettext("%(name)s's seat is free again.", name=fold.header.seats[seat]), "info")
+    return redirect(url_for("pages.host", game_id=game_id))
 
 
 @bp.get("/j/<code>")

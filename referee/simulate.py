@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from .games import find_game
@@ -319,9 +319,13 @@ def ladies_gentlemen_game(seats: list[str], seed: int = 0, gossip: bool = False,
     state: lg.State = sim.state
     boutiques = [f"team-{lady}" for lady in state.ladies]
     made = iter(range(1, 10**6))
-    new_card = lambda kind: {"name": f"{'gown' if kind == 'wardrobe' else 'maid'}-{next(made)}", "kind": kind,  # noqa: E731
-                             "price": rng.randrange(100, 700, 50) if kind == "wardrobe" else rng.randrange(50, 300, 50),
-                             "stars": rng.randint(0, 5)}
+
+    def new_card(kind: str) -> dict[str, Any]:
+        """A card from a boutique's deck: each name once in the game."""
+        wardrobe = kind == "wardrobe"
+        return {"name": f"{'gown' if wardrobe else 'maid'}-{next(made)}", "kind": kind,
+                "price": rng.randrange(100, 700, 50) if wardrobe else rng.randrange(50, 300, 50), "stars": rng.randint(0, 5)}
+
     for day in range(1, lg.DAYS + 1):
         sim.log("day", n=day)
         for gentleman, number in zip(state.gentlemen, rng.sample(range(1, len(state.teams) + 1), len(state.teams))):
@@ -342,7 +346,7 @@ def ladies_gentlemen_game(seats: list[str], seed: int = 0, gossip: bool = False,
     return header, sim.events
 
 
-def _lg_shopping(sim: Simulation, rng: random.Random, new_card: Any) -> None:
+def _lg_shopping(sim: Simulation, rng: random.Random, new_card: Callable[[str], dict[str, Any]]) -> None:
     state: lg.State = sim.state
     for boutique, shop in state.boutiques.items():
         if len(shop.order) == 1:

@@ -267,7 +267,7 @@ class LadiesAndGentlemen(Game[State]):
     def _in_day(self, state: State) -> Iterator[Violation]:
         if state.day == 0:
             yield Violation("lg.phase", "No day has started yet: log the day first.")
-        elif state.over or (state.day == DAYS and state.day_over and state.ball):
+        elif state.ball:  # entries come only after the last day
             yield Violation("lg.phase", "The Ball has begun.")
 
     def _morning(self, state: State, what: str) -> Iterator[Violation]:
@@ -522,7 +522,7 @@ class LadiesAndGentlemen(Game[State]):
         state = replace(state, visits=visits)
         if not state.all_visited:
             return state
-        return replace(state, boutiques={b: Boutique(self._take_order(state, b)) for b in set(visits.values())})
+        return replace(state, boutiques={b: Boutique(self._take_order(state, b)) for b in sorted(set(visits.values()))})
 
     def _take_order(self, state: State, boutique: str) -> tuple[int, ...]:
         """Ladies by their gentleman's number, lowest first; the courtesan always second."""

@@ -104,46 +104,73 @@ def valid_void_targets(events: Iterable[Mapping[str, Any]], earlier_voids: froze
     return targets
 
 
-def judge(fold: Fold, event: Mapping[str, Any]) -> Violation | tuple[Any, Outcome | None]:
-    """The first rule the event breaks (core rules first), or the state and outcome after it."""
-    kind = event["type"]
-    if kind == "void":
-        return void_error(event, fold.void_seqs) or (fold.state, fold.outcome)
-    if kind == "note":
-        return fold.state, fold.outcome
-    if fold.outcome is not None:
-        return Violation("core.game.over", f"The game is over ({fold.outcome.reason}); only notes and voids can follow.")
-    if kind == "end":
-        reason = event.get("reason") or "the table ended the game"
-        return fold.state, Outcome(Termination.TABLE_END, reason)
-    after = fold.game.apply(fold.state, event)
-    if isinstance(after, Violation):
-        if kind in fold.game.private_events and "seat" in event:
-            # A flag on a private event (a logged hand) tells of its contents.
-            return Violation(after.rule, after.message, after.private_to | {event["seat"]})
-        return after
-    return after, fold.game.outcome(after)
+class _Folding:
+    """A fold being built: mutable, so replay makes no new `Fold` per event (the hot path
+    of every cold start); frozen into a `Fold` at snapshots and at the end."""
+
+    __slots__ = ("fold", "state", "seq", "outcome", "violations", "withdrawn", "void_seqs", "logged_once")
+
+    def __init__(self, fold: Fold) -> None:
+        self.fold = fold
+        self.state, self.seq, self.outcome = fold.state, fold.seq, fold.outcome
+        self.violations = list(fold.violations)
+        self.withdrawn = list(fold.withdrawn)
+        self.void_seqs, self.logged_once = set(fold.void_seqs), set(fold.logged_once)
+
+    def frozen(self) -> Fold:
+        f = self.fold
+        return Fold(
+            f.header, f.game, self.state, self.seq, self.outcome, tuple(self.violations),
+            tuple(self.withdrawn), frozenset(self.void_seqs), frozenset(self.logged_once),
+        )  # fmt: skip
+
+    def judge(self, event: Mapping[str, Any]) -> Violation | tuple[Any, Outcome | None]:
+        """The first rule the event breaks (core rules first), or the state and outcome after it."""
+        kind, game = event["type"], self.fold.game
+        if kind == "void":
+            return void_error(event, self.void_seqs) or (self.state, self.outcome)
+        if kind == "note":
+            return self.state, self.outcome
+        if self.outcome is not None:
+            return Violation("core.game.over", f"The game is over ({self.outcome.reason}); only notes and voids can follow.")
+        if kind == "end":
+            reason = event.get("reason") or "the table ended the game"
+            return self.state, Outcome(Termination.TABLE_END, reason)
+        once = game.once_per(self.state, event)
+        if once is not None:
+            if once[0] in self.logged_once:
+                return once[1]
+            self.logged_once.add(once[0])
+        after = game.apply(self.state, event)
+        if isinstance(after, Violation):
+            if kind in game.private_events and "seat" in event:
+                # A flag on a private event (a logged hand) tells of its contents.
+                return Violation(after.rule, after.message, after.private_to | {event["seat"]})
+            return after
+        return after, game.outcome(after)
+
+    def step(self, event: Mapping[str, Any]) -> None:
+        """Fold one event; a flagged event leaves the game state as it was."""
+        judged = self.judge(event)
+        if isinstance(judged, Violation):
+            self.violations.append((event["seq"], judged))
+        else:
+            self.state, self.outcome = judged
+        if event["type"] == "void":
+            self.void_seqs.add(event["seq"])
+        self.seq = event["seq"]
+
+    def skip(self, seq: int, flag: Violation | None, voided_by: int) -> None:
+        """Pass over a withdrawn event: the state stays, its flag from when it was logged is kept."""
+        self.withdrawn.append(Withdrawn(seq, flag, voided_by))
+        self.seq = seq
 
 
 def step(fold: Fold, event: Mapping[str, Any]) -> Fold:
-    """Fold one event; a flagged event leaves the game state as it was."""
-    seq = event["seq"]
-    once = None if event["type"] in ("void", "note", "end") else fold.game.once_per(fold.state, event)
-    judged = once[1] if once is not None and once[0] in fold.logged_once else judge(fold, event)
-    logged_once = fold.logged_once if once is None else fold.logged_once | {once[0]}
-    state, outcome, violations = fold.state, fold.outcome, fold.violations
-    if isinstance(judged, Violation):
-        violations = (*violations, (seq, judged))
-    else:
-        state, outcome = judged
-    void_seqs = fold.void_seqs | {seq} if event["type"] == "void" else fold.void_seqs
-    return Fold(fold.header, fold.game, state, seq, outcome, violations, fold.withdrawn, void_seqs, logged_once)
-
-
-def skip(fold: Fold, seq: int, flag: Violation | None, voided_by: int) -> Fold:
-    """Pass over a withdrawn event: the state stays, its flag from when it was logged is kept."""
-    withdrawn = (*fold.withdrawn, Withdrawn(seq, flag, voided_by))
-    return Fold(fold.header, fold.game, fold.state, seq, fold.outcome, fold.violations, withdrawn, fold.void_seqs, fold.logged_once)
+    """Fold one event onto a fold."""
+    folding = _Folding(fold)
+    folding.step(event)
+    return folding.frozen()
 
 
 def replay(
@@ -164,19 +191,20 @@ def replay(
         events = [event for event in events if event["seq"] <= upto]
     fold = since or start(header)
     targets = valid_void_targets(events, fold.void_seqs)
+    folding = _Folding(fold)
     for index, event in enumerate(events):
         seq = event["seq"]
         if seq not in targets:
-            fold = step(fold, event)
+            folding.step(event)
         else:
             # Judged where it stood when it was logged: a later void of an earlier event
             # changes what came before it, so then the record up to it is replayed alone.
             rewritten = any(target < seq < void for target, void in targets.items())
-            logged = replay(header, events[: index + 1], since=since) if rewritten else step(fold, event)
-            fold = skip(fold, seq, logged.violation_at(seq), targets[seq])
+            logged = replay(header, events[: index + 1], since=since) if rewritten else step(folding.frozen(), event)
+            folding.skip(seq, logged.violation_at(seq), targets[seq])
         if snapshots is not None and every and seq % every == 0:
-            snapshots.append(fold)
-    return fold
+            snapshots.append(folding.frozen())
+    return folding.frozen()
 
 
 def is_valid_void(fold_before: Fold, event: Mapping[str, Any]) -> bool:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
+from pathlib import Path
 
 import pytest
+from marshmallow import ValidationError
 
-from referee.record import RecordError, read_record, write_record
+from referee.record import RecordError, event_schema, read_record, write_record
 
 HEADER = '{"format": "table-record/1", "game": "karriere-poker", "seats": ["Anna", "Ben", "Cem", "Dora"], "options": {}}'
 
@@ -118,3 +121,38 @@ def test_field_errors_are_kept_for_the_api() -> None:
     error = error_of(record('{"seq": 1, "type": "play", "seat": 0, "cards": [7, 99]}'))
     assert error.errors == {"cards": {1: ["99 is not a card of this game (1–13 or \"J\")."]}}
     json.dumps(error.errors, default=str)  # serialisable for a 400 answer
+
+
+ODD_VALUES = [True, False, None, 0, -1, 1, 3, 99, 2**60, 1.5, "", "x", "J", "host", "2026-11-22T19:00:00Z", [], [1], ["J", 7], [True], {}, {"a": 1}, {"7": 3}]
+
+
+def loaded_or_errors(load, obj):
+    try:
+        return "loaded", load(dict(obj))
+    except ValidationError as error:
+        return "errors", error.messages
+
+
+def test_compiled_event_checks_load_what_marshmallow_loads_and_refuse_what_it_refuses() -> None:
+    """The one validation of a move (plain checks compiled from the schemas) against the
+    schemas themselves: sample events of every type, and each of its fields set to odd values, left
+    out, or joined by an unknown one."""
+    compared = refused = 0
+    for path in sorted(Path("events").glob("*.jsonl")):
+        record = read_record(path.read_text(encoding="utf-8"))
+        header, seen = record.header, Counter()
+        for event in record.events:
+            seen[event["type"]] += 1
+            if seen[event["type"]] > 3:
+                continue  # three of each type per sample are plenty
+            loader = event_schema(header.game, len(header.seats), event["type"])
+            variants = [event, {**event, "unknown": 1}]
+            for name in event:
+                variants.append({k: v for k, v in event.items() if k != name})
+                variants.extend({**event, name: value} for value in ODD_VALUES)
+            for variant in variants:
+                fast, slow = loaded_or_errors(loader.load, variant), loaded_or_errors(loader.schema.load, variant)
+                assert fast == slow, (path.name, variant)
+                compared += 1
+                refused += fast[0] == "errors"
+    assert compared > 2_000 and 0 < refused < compared  # both sides of the check were used

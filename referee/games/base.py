@@ -87,6 +87,20 @@ def ranking_by_score(scores: Mapping[str, int]) -> list[list[str]]:
     return [tiers[points] for points in sorted(tiers, reverse=True)]
 
 
+def evolve(state: S, **changes: Any) -> S:
+    """A copy of a frozen state with some fields changed.
+
+    What `dataclasses.replace` does, without re-running `__init__` over every field: a
+    fold makes one of these per event, so this is the hot path of every replay. The
+    states are frozen dataclasses without `__post_init__` or slots.
+    """
+    copy = object.__new__(type(state))
+    fields_of_copy = copy.__dict__
+    fields_of_copy.update(state.__dict__)
+    fields_of_copy.update(changes)
+    return copy
+
+
 def replace_at(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     """A copy of a tuple with one item replaced: per-seat values in frozen state."""
     return items[:index] + (value,) + items[index + 1 :]

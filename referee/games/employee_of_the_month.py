@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from .base import Event, Game, Outcome, Result, Seat, Termination, Violation, ranking_by_score, replace_at
+from .base import Event, Game, Outcome, Result, Seat, Termination, Violation, evolve, ranking_by_score, replace_at
 
 AUCTIONS = 32
 ROW_SIZE = 7
@@ -230,7 +230,7 @@ class EmployeeOfTheMonth(Game[State]):
     # --- effects --------------------------------------------------------------------
 
     def _start(self, state: State, event: Event) -> State:
-        return replace(
+        return evolve(
             state,
             started=True,
             row=tuple(sorted(event["row"], key=rank)),
@@ -239,7 +239,7 @@ class EmployeeOfTheMonth(Game[State]):
         )
 
     def _reveal(self, state: State, event: Event) -> State:
-        return replace(
+        return evolve(
             state,
             row=tuple(sorted((*state.row, event["favour"]), key=rank)),
             prize=(event["distrust"], event["points"]),
@@ -255,14 +255,14 @@ class EmployeeOfTheMonth(Game[State]):
 
     def _bid(self, state: State, event: Event) -> State:
         seat, card = event["seat"], event["card"]
-        state = replace(state, running=True, high=(card, seat))
+        state = evolve(state, running=True, high=(card, seat))
         if rank(card) == rank(state.row[-1]):
             return self._close(state, winner=seat)
         return self._next_turn(state, seat)
 
     def _pass(self, state: State, event: Event) -> State:
         seat = event["seat"]
-        return self._next_turn(replace(state, running=True, passed=state.passed | {seat}), seat)
+        return self._next_turn(evolve(state, running=True, passed=state.passed | {seat}), seat)
 
     def _next_turn(self, state: State, actor: int) -> State:
         n = len(state.names)
@@ -272,7 +272,7 @@ class EmployeeOfTheMonth(Game[State]):
         if state.high is not None and still_in == [state.high[1]]:
             return self._close(state, winner=state.high[1])
         following = next(s for s in ((actor + k) % n for k in range(1, n + 1)) if s not in state.passed)
-        return replace(state, turn=following)
+        return evolve(state, turn=following)
 
     def _close(self, state: State, winner: int | None) -> State:
         """End the auction: the winner takes card and prize; a wash discards the top card."""
@@ -295,7 +295,7 @@ class EmployeeOfTheMonth(Game[State]):
             )
         auctions = (*state.auctions, Auction(len(state.auctions) + 1, winner, card, distrust_card, points_card))
         holder = (state.first + len(auctions)) % len(state.names)
-        return replace(
+        return evolve(
             state, row=tuple(row), prize=None, auctions=auctions, running=False, high=None,
             passed=frozenset(), won=won, turn=holder,
         )

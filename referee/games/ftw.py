@@ -20,12 +20,12 @@ Spec: shared/rules/ftw.md. Decisions where the spec is silent:
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from .base import Event, Game, Outcome, Result, Seat, Termination, Violation, ranking_by_score, replace_at
+from .base import Event, Game, Outcome, Result, Seat, Termination, Violation, evolve, ranking_by_score, replace_at
 
 Place = tuple[str, int]  # ("pile" | "helper" | "out" | "hand" | "revealed", seat or -1)
 PILE: Place = ("pile", -1)
@@ -138,7 +138,7 @@ class Ftw(Game[State]):
 
     def _new_round(self, state: State, round_index: int) -> State:
         n = state.seat_count
-        return replace(
+        return evolve(
             state,
             round=round_index,
             revealing=False,
@@ -253,7 +253,7 @@ class Ftw(Game[State]):
         taken = {c for c, place in state.places.items() if place == ("hand", seat)}
         hand = (cards - state.played[seat]) | taken
         places = {**state.places, **{c: ("hand", seat) for c in hand}}
-        return replace(
+        return evolve(
             state,
             hands=replace_at(state.hands, seat, hand),
             known=replace_at(state.known, seat, hand),
@@ -263,7 +263,7 @@ class Ftw(Game[State]):
     def _lay_down(self, state: State, seat: int, played: int, place: Place) -> State:
         """A card leaves a seat's hand for the pile or the helper row."""
         hand = state.hands[seat]
-        return replace(
+        return evolve(
             state,
             places={**state.places, played: place},
             known=replace_at(state.known, seat, state.known[seat] - {played}),
@@ -274,7 +274,7 @@ class Ftw(Game[State]):
     def _high(self, state: State, event: Event) -> State:
         seat, played = event["seat"], event["card"]
         state = self._lay_down(state, seat, played, PILE)
-        state = replace(state, pile=(*state.pile, played), sizes=replace_at(state.sizes, seat, state.sizes[seat] - 1))
+        state = evolve(state, pile=(*state.pile, played), sizes=replace_at(state.sizes, seat, state.sizes[seat] - 1))
         return self._after_move(state, seat)
 
     def _low(self, state: State, event: Event) -> State:
@@ -282,7 +282,7 @@ class Ftw(Game[State]):
         state = self._lay_down(state, seat, played, ("helper", seat))
         places = {**state.places, **{c: OUT for c in state.pile}, take: ("hand", seat)}
         hand = state.hands[seat]
-        state = replace(
+        state = evolve(
             state,
             pile=(),
             places=places,
@@ -298,7 +298,7 @@ class Ftw(Game[State]):
         unused = list(state.helpers[seat])
         for helper in used:
             unused.remove(helper)
-        state = replace(
+        state = evolve(
             state,
             pile=(*state.pile, played),
             places={**state.places, **{h: OUT for h in used}},
@@ -309,12 +309,12 @@ class Ftw(Game[State]):
 
     def _after_move(self, state: State, seat: int) -> State:
         if state.sizes[seat] == 1:
-            return replace(state, revealing=True)
-        return replace(state, turn=(seat + 1) % state.seat_count)
+            return evolve(state, revealing=True)
+        return evolve(state, turn=(seat + 1) % state.seat_count)
 
     def _reveal(self, state: State, event: Event) -> State:
         seat, cards = event["seat"], tuple(event["cards"])
-        state = replace(
+        state = evolve(
             state,
             revealed=replace_at(state.revealed, seat, cards),
             places={**state.places, **{c: ("revealed", seat) for c in cards}},
@@ -324,7 +324,7 @@ class Ftw(Game[State]):
         if any(hand is None for hand in state.revealed):
             return state
         scores = tuple(round_score(hand or ()) for hand in state.revealed)
-        state = replace(state, sheet=(*state.sheet, scores))
+        state = evolve(state, sheet=(*state.sheet, scores))
         return state if state.over else self._new_round(state, state.round + 1)
 
     # --- the end, the view and the result -------------------------------------------

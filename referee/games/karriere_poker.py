@@ -19,8 +19,9 @@ Spec: shared/rules/karriere-poker.md. Decisions where the spec is silent:
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
@@ -34,6 +35,7 @@ from .base import (
     Termination,
     Violation,
     card_count,
+    evolve,
     replace_at,
 )
 
@@ -65,16 +67,16 @@ def card_index(card: int | str) -> int:
 def to_counts(cards: Sequence[int | str]) -> Counts:
     counts = [0] * 15
     for card in cards:
-        counts[card_index(card)] += 1
+        counts[JOKER_VALUE if card == JOKER else card] += 1  # type: ignore[index]
     return tuple(counts)
 
 
 def add(a: Counts, b: Counts, sign: int = 1) -> Counts:
-    return tuple(x + sign * y for x, y in zip(a, b))
+    return tuple(map(operator.add if sign > 0 else operator.sub, a, b))
 
 
 def contains(hand: Counts, cards: Counts) -> bool:
-    return all(h >= c for h, c in zip(hand, cards))
+    return all(map(operator.ge, hand, cards))
 
 
 def sorted_cards(counts: Counts) -> list[int | str]:
@@ -407,7 +409,7 @@ class KarrierePoker(Game[State]):
         sizes = [HAND_SIZE] * n
         if state.finished:
             sizes[dealer] += state.jokers
-        return replace(
+        return evolve(
             state,
             dealers=(*state.dealers, dealer),
             playing=True,
@@ -433,7 +435,7 @@ class KarrierePoker(Game[State]):
         seat, dealt = event["seat"], to_counts(event["cards"])
         change = state.changes[seat]
         current = None if change is None else add(dealt, change)
-        return replace(
+        return evolve(
             state,
             dealt=replace_at(state.dealt, seat, dealt),
             hands=replace_at(state.hands, seat, current),
@@ -456,7 +458,7 @@ class KarrierePoker(Game[State]):
         sizes = list(state.sizes)
         sizes[giver] -= count
         sizes[receiver] += count
-        return replace(
+        return evolve(
             state,
             sizes=tuple(sizes),
             hands=tuple(hands),
@@ -475,7 +477,7 @@ class KarrierePoker(Game[State]):
             pending, lead_count = tuple(s for s in clockwise if sizes[s] > 0), len(cards)
         else:
             pending, lead_count = state.pending[1:], state.lead_count
-        state = replace(
+        state = evolve(
             state,
             sizes=sizes,
             hands=replace_at(state.hands, seat, None if hand is None else add(hand, played, -1)),
@@ -492,13 +494,13 @@ class KarrierePoker(Game[State]):
         return self._after_turn(state)
 
     def _pass(self, state: State, event: Event) -> State:
-        return self._after_turn(replace(state, pending=state.pending[1:]))
+        return self._after_turn(evolve(state, pending=state.pending[1:]))
 
     def _after_turn(self, state: State) -> State:
         """End the game when one player holds cards; start a new round after the orbit."""
         holding = [s for s in state.order if state.sizes[s] > 0]
         if len(holding) == 1:
-            return replace(
+            return evolve(
                 state,
                 finished=(*state.finished, (*state.out, holding[0])),
                 playing=False,
@@ -510,7 +512,7 @@ class KarrierePoker(Game[State]):
         winner = state.top_seat
         assert winner is not None
         leader = winner if state.sizes[winner] > 0 else self._successor(state, winner)
-        return replace(state, leader=leader, lead_count=0, top_value=0, top_cards=(), top_seat=None)
+        return evolve(state, leader=leader, lead_count=0, top_value=0, top_cards=(), top_seat=None)
 
     def _successor(self, state: State, winner: int) -> int:
         """Who leads when the round's winner has gone out."""
@@ -532,11 +534,11 @@ class KarrierePoker(Game[State]):
 
     def _over_supply(self, state: State, counts: Counts) -> str:
         """What the deck lacks for these counts, as 'four 7s', or ''."""
-        for index, count in enumerate(counts):
-            supply = state.jokers if index == JOKER_VALUE else state.seat_count if index else 0
-            if count > supply:
-                return card_count(supply, "joker") if index == JOKER_VALUE else card_count(supply, str(index))
-        return ""
+        supply = (0, *(state.seat_count,) * 13, state.jokers)
+        if not any(map(operator.gt, counts, supply)):
+            return ""
+        index = next(i for i, (count, most) in enumerate(zip(counts, supply)) if count > most)
+        return card_count(supply[index], "joker") if index == JOKER_VALUE else card_count(supply[index], str(index))
 
     @staticmethod
     def _due_cards(dealt: Counts, count: int, lowest: bool) -> list[int | str]:

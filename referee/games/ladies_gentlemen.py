@@ -30,12 +30,12 @@ silent:
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from .base import Event, Game, Outcome, Result, Seat, Termination, Violation
+from .base import Event, Game, Outcome, Result, Seat, Termination, Violation, evolve
 
 DAYS = 6
 DEFER_FEE = 100
@@ -499,30 +499,30 @@ class LadiesAndGentlemen(Game[State]):
                 del cards[name]  # the window card goes back to its boutique
             elif card.place == "returned-to-courtesan":
                 del cards[name]  # not kept: under its deck
-        return replace(
+        return evolve(
             state, day=event["n"], numbers={}, windows={}, visits={}, boutiques={}, servants={}, evening=False, billing=False,
             cards=cards, settled=frozenset(), done=frozenset(), paid_lady={}, paid_courtesan={}, discounted=frozenset(),
             discarded=frozenset(), kept=False, gossiped=frozenset(),
         )
 
     def _number(self, state: State, event: Event) -> State:
-        return replace(state, numbers={**state.numbers, event["seat"]: event["number"]})
+        return evolve(state, numbers={**state.numbers, event["seat"]: event["number"]})
 
     def _window(self, state: State, event: Event) -> State:
         raw = event["card"]
         card = Card(raw["name"], raw["kind"], raw["price"], raw["stars"], -1, "window")
-        return replace(state, windows={**state.windows, event["boutique"]: card}, cards={**state.cards, card.name: card})
+        return evolve(state, windows={**state.windows, event["boutique"]: card}, cards={**state.cards, card.name: card})
 
     def _income(self, state: State, event: Event) -> State:
         seat = event["seat"]
-        return replace(state, money={**state.money, seat: state.money[seat] + event["amount"]})
+        return evolve(state, money={**state.money, seat: state.money[seat] + event["amount"]})
 
     def _visit(self, state: State, event: Event) -> State:
         visits = {**state.visits, event["seat"]: event["boutique"]}
-        state = replace(state, visits=visits)
+        state = evolve(state, visits=visits)
         if not state.all_visited:
             return state
-        return replace(state, boutiques={b: Boutique(self._take_order(state, b)) for b in sorted(set(visits.values()))})
+        return evolve(state, boutiques={b: Boutique(self._take_order(state, b)) for b in sorted(set(visits.values()))})
 
     def _take_order(self, state: State, boutique: str) -> tuple[int, ...]:
         """Ladies by their gentleman's number, lowest first; the courtesan always second."""
@@ -547,16 +547,16 @@ class LadiesAndGentlemen(Game[State]):
         card = Card(raw["name"], raw["kind"], raw["price"], raw["stars"], seat, "taken", gentleman)
         shop = state.boutiques[event["boutique"]]
         servants = {**state.servants, seat: state.servants.get(seat, 0) + (raw["kind"] == "servant")}
-        return replace(state, cards={**state.cards, card.name: card}, servants=servants,
+        return evolve(state, cards={**state.cards, card.name: card}, servants=servants,
                        boutiques={**state.boutiques, event["boutique"]: self._advance(shop, shop.passed)})
 
     def _pass(self, state: State, event: Event) -> State:
         shop = state.boutiques[event["boutique"]]
-        return replace(state, boutiques={**state.boutiques, event["boutique"]: self._advance(shop, shop.passed | {event["seat"]})})
+        return evolve(state, boutiques={**state.boutiques, event["boutique"]: self._advance(shop, shop.passed | {event["seat"]})})
 
     def _give(self, state: State, event: Event) -> State:
-        card = replace(state.cards[event["card"]], place="given", gentleman=event["to"])
-        return replace(state, evening=True, cards={**state.cards, card.name: card})
+        card = evolve(state.cards[event["card"]], place="given", gentleman=event["to"])
+        return evolve(state, evening=True, cards={**state.cards, card.name: card})
 
     def _bill(self, state: State, event: Event) -> State:
         seat, choice = event["seat"], event["choice"]
@@ -567,42 +567,42 @@ class LadiesAndGentlemen(Game[State]):
         from_courtesan = card.shopper == state.courtesan
         if choice in ("pay", "discount"):
             shopper = state.lady_of(seat) if choice == "discount" else card.shopper
-            cards[card.name] = replace(card, place="paid", gentleman=seat, shopper=shopper)
+            cards[card.name] = evolve(card, place="paid", gentleman=seat, shopper=shopper)
             if from_courtesan:
                 paid_courtesan[seat] = paid_courtesan.get(seat, 0) + 1
                 gifts[seat] += card.stars
             else:
                 paid_lady[seat] = paid_lady.get(seat, 0) + 1
         elif choice == "defer":
-            cards[card.name] = replace(card, place="deferred-new")
+            cards[card.name] = evolve(card, place="deferred-new")
         elif from_courtesan:
-            cards[card.name] = replace(card, place="returned-to-courtesan", gentleman=None)
+            cards[card.name] = evolve(card, place="returned-to-courtesan", gentleman=None)
         else:
             del cards[card.name]  # back under its deck
         discounted = state.discounted | ({state.lady_of(seat)} if choice == "discount" else set())
-        return replace(state, evening=True, billing=True, cards=cards, settled=state.settled | {card.name},
+        return evolve(state, evening=True, billing=True, cards=cards, settled=state.settled | {card.name},
                        money={**state.money, seat: state.money[seat] - cost}, paid_lady=paid_lady,
                        paid_courtesan=paid_courtesan, gifts=gifts, discounted=discounted)
 
     def _done(self, state: State, event: Event) -> State:
         done = state.done | {event["seat"]}
-        state = replace(state, evening=True, billing=True, done=done)
+        state = evolve(state, evening=True, billing=True, done=done)
         if done != frozenset(state.gentlemen):
             return state
         # The day is over: deferred cards come back tomorrow; a lady's unsettled cards
         # cannot remain (done needs every bill settled).
-        cards = {n: (replace(c, place="deferred") if c.place == "deferred-new" else c) for n, c in state.cards.items()}
-        return replace(state, cards=cards)
+        cards = {n: (evolve(c, place="deferred") if c.place == "deferred-new" else c) for n, c in state.cards.items()}
+        return evolve(state, cards=cards)
 
     def _keep(self, state: State, event: Event) -> State:
         cards = dict(state.cards)
         for name, card in state.cards.items():
             if card.place == "returned-to-courtesan":
                 if name in event["cards"]:
-                    cards[name] = replace(card, place="kept")
+                    cards[name] = evolve(card, place="kept")
                 else:
                     del cards[name]
-        return replace(state, cards=cards, kept=True)
+        return evolve(state, cards=cards, kept=True)
 
     def _gossip(self, state: State, event: Event) -> State:
         seat, to = event["seat"], event["to"]
@@ -612,14 +612,14 @@ class LadiesAndGentlemen(Game[State]):
         else:
             own[seat] -= 1
         received[to] += 1
-        return replace(state, gossip_own=own, gossip_received=received, gossiped=state.gossiped | {seat})
+        return evolve(state, gossip_own=own, gossip_received=received, gossiped=state.gossiped | {seat})
 
     def _discard(self, state: State, event: Event) -> State:
         seat = event["seat"]
-        return replace(state, gossip_own={**state.gossip_own, seat: state.gossip_own[seat] - 1}, discarded=state.discarded | {seat})
+        return evolve(state, gossip_own={**state.gossip_own, seat: state.gossip_own[seat] - 1}, discarded=state.discarded | {seat})
 
     def _ball(self, state: State, event: Event) -> State:
-        return replace(state, ball={**state.ball, event["seat"]: event["elegance"]})
+        return evolve(state, ball={**state.ball, event["seat"]: event["elegance"]})
 
     # --- the end, the view and the result ---------------------------------------------
 

@@ -31,12 +31,12 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from .base import Event, Game, Outcome, Result, Seat, Termination, Violation, replace_at
+from .base import Event, Game, Outcome, Result, Seat, Termination, Violation, evolve, replace_at
 
 COLOURS = ("red", "orange", "yellow", "green", "blue", "purple")
 OFFICES = ("governor", "censor", "consul", "quaestor")
@@ -517,16 +517,16 @@ class Senators(Game[State]):
     def _hand(self, state: State, event: Event) -> State:
         seat = event["seat"]
         places = {**state.places, **{c: ("hand", seat) for c in event["cards"]}}
-        return replace(state, places=places, hand_logged=replace_at(state.hand_logged, seat, True))
+        return evolve(state, places=places, hand_logged=replace_at(state.hand_logged, seat, True))
 
     def _event(self, state: State, event: Event) -> State:
         wars = state.wars + (event["kind"] == "war")
         if not state.started:
-            return replace(state, started=True, wars=wars)
+            return evolve(state, started=True, wars=wars)
         turns = (*state.turns, (state.names[state.active], state.senators, state.money))
         nxt = state.others_from_left(state.active)
         active = nxt[0] if nxt else state.active
-        return replace(state, active=active, action=None, action_done=False, wars=wars, turns=turns)
+        return evolve(state, active=active, action=None, action_done=False, wars=wars, turns=turns)
 
     def _pay(self, state: State, payer: int | None, payee: int | None, amount: int) -> State:
         """Move money between seats (None: the bank)."""
@@ -535,13 +535,13 @@ class Senators(Game[State]):
             money = replace_at(money, payer, money[payer] - amount)
         if payee is not None:
             money = replace_at(money, payee, money[payee] + amount)
-        return replace(state, money=money)
+        return evolve(state, money=money)
 
     def _adjust(self, state: State, event: Event) -> State:
         seat = event["seat"]
         state = self._pay(state, None, seat, event.get("money", 0))
         if "office" in event:
-            state = replace(state, places={**state.places, event["office"]: OUT})
+            state = evolve(state, places={**state.places, event["office"]: OUT})
         return self._senators(state, seat, event.get("senators", 0))
 
     def _sell_senator(self, state: State, event: Event) -> State:
@@ -549,7 +549,7 @@ class Senators(Game[State]):
         return self._senators(self._pay(state, None, seat, SELL_SENATOR), seat, -1)
 
     def _senators(self, state: State, seat: int, change: int) -> State:
-        state = replace(state, senators=replace_at(state.senators, seat, state.senators[seat] + change))
+        state = evolve(state, senators=replace_at(state.senators, seat, state.senators[seat] + change))
         return state if state.alive(seat) else self._eliminate(state, seat)
 
     def _eliminate(self, state: State, seat: int) -> State:
@@ -559,30 +559,30 @@ class Senators(Game[State]):
             places = dict(state.places)
             if isinstance(action, Auction):
                 places.update({c: OUT for c in action.cards if places.get(c) == AUCTION})
-            return replace(state, places=places, action=None, action_done=True)
+            return evolve(state, places=places, action=None, action_done=True)
         if isinstance(action, Auction):
             bidders = tuple(s for s in action.bidders if s != seat)
             high = {c: bid for c, bid in action.high.items() if bid[1] != seat}
-            return self._after_bid(replace(state, action=replace(action, bidders=bidders, high=high)))
+            return self._after_bid(evolve(state, action=evolve(action, bidders=bidders, high=high)))
         if isinstance(action, Blackmail) and action.pending is not None and action.pending[0] == seat:
-            return replace(state, action=replace(action, pending=None))
+            return evolve(state, action=evolve(action, pending=None))
         if isinstance(action, CashIn):
             queue = tuple(s for s in action.queue if s != seat)
             casher = None if action.casher == seat else action.casher
-            return self._next_casher(state, replace(action, queue=queue, casher=casher, consul=action.consul and casher is not None))
+            return self._next_casher(state, evolve(action, queue=queue, casher=casher, consul=action.consul and casher is not None))
         return state
 
     def _auction(self, state: State, event: Event) -> State:
         cards = tuple(event["cards"])
         places = {**state.places, **{c: AUCTION for c in cards}}
         auction = Auction(cards, state.others_from_left(state.active))
-        return self._after_bid(replace(state, places=places, action=auction))
+        return self._after_bid(evolve(state, places=places, action=auction))
 
     def _bid(self, state: State, event: Event) -> State:
         auction = state.action
         assert isinstance(auction, Auction)
         high = {**auction.high, **{c: (p, event["seat"]) for c, p in event["bids"].items()}}
-        return self._after_bid(replace(state, action=replace(auction, bidders=auction.bidders[1:], high=high)))
+        return self._after_bid(evolve(state, action=evolve(auction, bidders=auction.bidders[1:], high=high)))
 
     def _after_bid(self, state: State) -> State:
         """When the last bid is in, unbid cards go to the active player; the auction may end."""
@@ -591,7 +591,7 @@ class Senators(Game[State]):
         if not auction.deciding:
             return state
         places = {**state.places, **{c: ("up", state.active) for c in auction.cards if c not in auction.high and state.places.get(c) == AUCTION}}
-        return replace(state, places=places, action_done=not auction.open_decisions)
+        return evolve(state, places=places, action_done=not auction.open_decisions)
 
     def _decide(self, state: State, event: Event) -> State:
         auction, card = state.action, event["card"]
@@ -603,17 +603,17 @@ class Senators(Game[State]):
         else:
             state = self._pay(state, state.active, bidder, price)
             owner = state.active
-        auction = replace(auction, decided=auction.decided | {card})
-        return replace(state, places={**state.places, card: ("up", owner)}, action=auction, action_done=not auction.open_decisions)
+        auction = evolve(auction, decided=auction.decided | {card})
+        return evolve(state, places={**state.places, card: ("up", owner)}, action=auction, action_done=not auction.open_decisions)
 
     def _blackmail(self, state: State, event: Event) -> State:
-        return replace(self._pay(state, None, state.active, BLACKMAIL_TAKE), action=Blackmail(), action_done=True)
+        return evolve(self._pay(state, None, state.active, BLACKMAIL_TAKE), action=Blackmail(), action_done=True)
 
     def _demand(self, state: State, event: Event) -> State:
         blackmail = state.action
         assert isinstance(blackmail, Blackmail)
         pending = (event["target"], event["card"], event["price"])
-        return replace(state, action=Blackmail(blackmail.demanded | {event["target"]}, pending), action_done=False)
+        return evolve(state, action=Blackmail(blackmail.demanded | {event["target"]}, pending), action_done=False)
 
     def _answer(self, state: State, event: Event) -> State:
         blackmail = state.action
@@ -624,7 +624,7 @@ class Senators(Game[State]):
         else:
             state, owner = self._pay(state, target, state.active, price), target
         places = {**state.places, card: ("down", owner)}
-        return replace(state, places=places, action=replace(blackmail, pending=None), action_done=True)
+        return evolve(state, places=places, action=evolve(blackmail, pending=None), action_done=True)
 
     def _cash_in(self, state: State, event: Event) -> State:
         return self._next_casher(state, CashIn(state.others_from_left(state.active)))
@@ -632,21 +632,21 @@ class Senators(Game[State]):
     def _next_casher(self, state: State, cash_in: CashIn) -> State:
         """With nobody cashing in and nobody left to join, it is the active player's turn."""
         if cash_in.casher is None and not cash_in.queue:
-            cash_in = replace(cash_in, casher=state.active)
-        return replace(state, action=cash_in)
+            cash_in = evolve(cash_in, casher=state.active)
+        return evolve(state, action=cash_in)
 
     def _join(self, state: State, event: Event) -> State:
         cash_in, seat = state.action, event["seat"]
         assert isinstance(cash_in, CashIn)
         if event["choice"] == "pay":
             state = self._pay(state, seat, state.active, JOIN_PRICE)
-            return replace(state, action=CashIn(cash_in.queue[1:], seat))
+            return evolve(state, action=CashIn(cash_in.queue[1:], seat))
         return self._next_casher(state, CashIn(cash_in.queue[1:]))
 
     def _use_cards(self, state: State, seat: int, cards: Sequence[str]) -> State:
         unseen = sum(1 for c in cards if c not in state.places)
         places = {**state.places, **{c: OUT for c in cards}}
-        return replace(state, places=places, unseen_used=replace_at(state.unseen_used, seat, state.unseen_used[seat] + unseen))
+        return evolve(state, places=places, unseen_used=replace_at(state.unseen_used, seat, state.unseen_used[seat] + unseen))
 
     def _sell_set(self, state: State, event: Event) -> State:
         seat, cards = event["seat"], event["cards"]
@@ -660,15 +660,15 @@ class Senators(Game[State]):
         if "office" in event:
             cash_in = state.action
             assert isinstance(cash_in, CashIn)
-            state = replace(self._use_cards(state, seat, [event["office"]]), action=replace(cash_in, consul=True))
+            state = evolve(self._use_cards(state, seat, [event["office"]]), action=evolve(cash_in, consul=True))
         state = self._pay(state, seat, None, cost)
-        return replace(state, senators=replace_at(state.senators, seat, state.senators[seat] + event["count"]))
+        return evolve(state, senators=replace_at(state.senators, seat, state.senators[seat] + event["count"]))
 
     def _done(self, state: State, event: Event) -> State:
         cash_in = state.action
         assert isinstance(cash_in, CashIn)
         if event["seat"] == state.active:
-            return replace(state, action=replace(cash_in, casher=None, consul=False), action_done=True)
+            return evolve(state, action=evolve(cash_in, casher=None, consul=False), action_done=True)
         return self._next_casher(state, CashIn(cash_in.queue))
 
     # --- the end, the view and the result ---------------------------------------------

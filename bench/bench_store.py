@@ -1,197 +1,314 @@
-"""Store and replay benchmark (a script, not a test): python bench/bench_store.py
+"""Store and replay benchmark (a script, not a test): python bench/bench_store.py [--rounds N]
 
-(a) append throughput: Store.append (validate + hash + insert, one event per transaction)
-    against plain sqlite3 inserting the same rows with the same settings (WAL, FULL), and
-    sqlite-utils' Table.insert for comparison; target store/raw >= 0.5.
-(b) replay of a stored 1,000-event Karriere Poker game, rows read and decoded: <= 20 ms.
-(c) appending event 10,000 of one game against appending event 10 (Tables, with the
-    state cache): within 1.5x.
-(d) peak memory of `referee replay --json` over a 100,000-event record: < 150 MB.
-(e) a move in a long Senators game against a move in Karriere Poker: the fold per event
-    (replay of a whole game) and an append through Tables (median of a game's last 100).
-(f) a void near the end of a 10,000-event game, with snapshots (every 100 events) and
-    without: target <= 20 ms.
+Every figure is a ratio to a reference measured in the same run, in interleaved rounds
+(one measurement of each side per round, in turn; appends alternate event by event),
+printed as min / median / max over the
+rounds, so a busy machine moves both sides alike:
+
+(a) durable append, Store.append (checked, chained, FULL) against plain sqlite3 inserting
+    the same rows with the same settings: throughput ratio (target >= 0.75) and p50
+    latency ratio (target <= 1.3); and the store's own SQL without Python (its trigger and
+    head row), to tell SQLite's share of the gap from ours.
+(b) cold replay of a stored game, per game, against a raw read + JSON decode + trivial
+    fold of the same rows (target <= 3).
+(c) an append late in a 10,000-event game against one early in it, through Tables with
+    its cache (target <= 1.5).
+(d) peak memory (VmHWM from /proc/self/status, in a fresh process) of `referee replay
+    --json` over a 100,000-event record, against a fresh process that only reads the
+    file (target < 150 MB).
+(e) a move in a long Senators game against a move in Karriere Poker (append via Tables).
+(f) a void of event 9,990 appended to a 10,000-event game (snapshots every 100 events,
+    kept in SQLite) against a plain move at the same table (target <= 20 ms).
+(g) a move at another table while a void of event 100 replays a 10,000-event game,
+    against the same move with nothing else going on.
+(h) the first read of a 10,000-event game after a restart (from the latest snapshot)
+    against a raw read of its rows.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
-import resource
 import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-import sqlite_utils
-
-from referee.record import canonical, write_record
+from referee.record import Header, canonical, write_record
 from referee.replay import replay
-from referee.simulate import karriere_poker, senators_game
+from referee.simulate import employee_of_the_month, ftw_game, karriere_poker, ladies_gentlemen_game, senators_game
 from referee.store import Store, chain_hash
 from referee.tables import Tables
 
 SEATS = ["Anna", "Ben", "Cem", "Dora"]
+Events = list[dict[str, Any]]
 
 
-def kp_events(count: int) -> tuple[object, list[dict[str, object]]]:
-    games = count // 60 + 2
-    header, events = karriere_poker(SEATS, games=games, seed=1)
+def bodies(events: Events) -> Events:
+    return [{k: v for k, v in e.items() if k != "seq"} for e in events]
+
+
+def kp_events(count: int, seed: int = 1) -> tuple[Header, Events]:
+    header, events = karriere_poker(SEATS, games=count // 60 + 2, seed=seed)
     assert len(events) >= count, (len(events), count)
     return header, events[:count]
 
 
-def bodies(events: list[dict[str, object]]) -> list[dict[str, object]]:
-    return [{k: v for k, v in e.items() if k != "seq"} for e in events]
+def longest(make: Callable[[int], tuple[Header, Events]], seeds: int = 10) -> tuple[Header, Events]:
+    return max((make(seed) for seed in range(seeds)), key=lambda game: len(game[1]))
 
 
-def append_throughput(folder: Path, header: object, events: list[dict[str, object]]) -> dict[str, float]:
-    store = Store(folder / "store.sqlite3")
-    game = store.create_game(header)  # type: ignore[arg-type]
+def interleaved(rounds: int, **sides: Callable[[], float]) -> dict[str, list[float]]:
+    """Each side measured once per round, in turn: name -> one figure per round."""
+    figures: dict[str, list[float]] = {name: [] for name in sides}
+    for _ in range(rounds):
+        for name, measure in sides.items():
+            figures[name].append(measure())
+    return figures
+
+
+def spread(values: list[float], digits: int = 2) -> str:
+    return f"{min(values):.{digits}f} / {statistics.median(values):.{digits}f} / {max(values):.{digits}f}"
+
+
+def ratios(figures: dict[str, list[float]], measured: str, reference: str) -> list[float]:
+    return [m / r for m, r in zip(figures[measured], figures[reference])]
+
+
+def timed(action: Callable[[], object]) -> float:
     started = time.perf_counter()
-    for body in bodies(events):
-        store.append(game, body)
-    store_rate = len(events) / (time.perf_counter() - started)
-
-    raw = sqlite3.connect(folder / "raw.sqlite3", isolation_level=None)
-    raw.execute("PRAGMA journal_mode=WAL")
-    raw.execute("PRAGMA synchronous=FULL")
-    raw.execute("CREATE TABLE events (game TEXT, seq INTEGER, body TEXT, hash TEXT, PRIMARY KEY (game, seq))")
-    rows, previous = [], ""
-    for event in events:
-        line = canonical(event)
-        previous = chain_hash(previous, line)
-        rows.append(("g", event["seq"], line, previous))
-    started = time.perf_counter()
-    for row in rows:
-        raw.execute("BEGIN IMMEDIATE")
-        raw.execute("INSERT INTO events VALUES (?, ?, ?, ?)", row)
-        raw.execute("COMMIT")
-    raw_rate = len(rows) / (time.perf_counter() - started)
-
-    db = sqlite_utils.Database(sqlite3.connect(folder / "utils.sqlite3", isolation_level=None))
-    db.execute("PRAGMA journal_mode=WAL")
-    db.execute("PRAGMA synchronous=FULL")
-    db["events"].create({"game": str, "seq": int, "body": str, "hash": str}, pk=("game", "seq"))
-    started = time.perf_counter()
-    for game_id, seq, line, digest in rows:
-        db["events"].insert({"game": game_id, "seq": seq, "body": line, "hash": digest})
-    utils_rate = len(rows) / (time.perf_counter() - started)
-    return {"store": store_rate, "raw": raw_rate, "table_insert": utils_rate}
+    action()
+    return time.perf_counter() - started
 
 
-def replay_time(folder: Path, header: object, events: list[dict[str, object]]) -> float:
-    store = Store(folder / "replay.sqlite3")
-    tables = Tables(store)
-    game = tables.create(header)  # type: ignore[arg-type]
-    with store.lock:
-        for body in bodies(events):
-            store.append(game, body)
-    fresh = Store(folder / "replay.sqlite3")  # nothing cached
-    fresh.header(game)
-    runs = []
-    for _ in range(15):
-        started = time.perf_counter()
-        fold = replay(fresh.header(game), fresh.events(game))
-        runs.append(time.perf_counter() - started)
-    assert fold.seq == len(events) and not fold.violations
-    return min(runs) * 1000, statistics.median(runs) * 1000
+# --- (a) durable append ------------------------------------------------------------------
 
 
-def append_timings(path: Path, header: object, events: list[dict[str, object]]) -> list[float]:
-    """Seconds of each append through Tables (the state cache), one game from the start."""
+class AppendSides:
+    """Each round appends the same events, one by one and in turn: to a new game in the
+    store, and as rows (canonical line and chain hash ready) to a plain sqlite3 table."""
+
+    def __init__(self, folder: Path, header: Header, events: Events) -> None:
+        self.header, self.bodies = header, bodies(events)
+        self.store = Store(folder / "append-store.sqlite3")
+        self.raw = sqlite3.connect(folder / "append-raw.sqlite3", isolation_level=None)
+        self.raw.execute("PRAGMA journal_mode=WAL")
+        self.raw.execute("PRAGMA synchronous=FULL")
+        self.raw.execute("CREATE TABLE events (game TEXT, seq INTEGER, body TEXT, hash TEXT, PRIMARY KEY (game, seq))")
+        self.rows, previous = [], ""
+        for event in events:
+            line = canonical(event)
+            previous = chain_hash(previous, line)
+            self.rows.append((event["seq"], line, previous))
+        self.schema = Store(folder / "append-schema.sqlite3")  # the store's tables, written by plain SQL
+        self.rounds = 0
+
+    def round(self) -> dict[str, float]:
+        """Throughput and p50 latency of both sides, their appends alternating."""
+        self.rounds += 1
+        game, raw_game = self.store.create_game(self.header), f"g{self.rounds}"
+        schema_game, schema = self.schema.create_game(self.header), self.schema.db.conn
+        times: dict[str, list[float]] = {"store": [], "raw": [], "schema": []}
+        for body, (seq, line, digest) in zip(self.bodies, self.rows):
+            times["store"].append(timed(lambda: self.store.append(game, body)))
+            started = time.perf_counter()
+            self.raw.execute("BEGIN IMMEDIATE")
+            self.raw.execute("INSERT INTO events VALUES (?, ?, ?, ?)", (raw_game, seq, line, digest))
+            self.raw.execute("COMMIT")
+            times["raw"].append(time.perf_counter() - started)
+            started = time.perf_counter()
+            schema.execute("BEGIN IMMEDIATE")
+            schema.execute("INSERT INTO events (game, seq, body, hash, stored_at) VALUES (?, ?, ?, ?, ?)", (schema_game, seq, line, digest, "now"))
+            schema.execute("UPDATE games SET head_seq = ?, head_hash = ? WHERE id = ?", (seq, digest, schema_game))
+            schema.execute("COMMIT")
+            times["schema"].append(time.perf_counter() - started)
+        rates = {name: len(values) / sum(values) for name, values in times.items()}
+        return {**rates, **{f"{name} p50": statistics.median(values) for name, values in times.items()}}
+
+
+# --- (b) cold replay ------------------------------------------------------------------------
+
+
+def cold_replay_sides(path: Path, game: str) -> dict[str, Callable[[], float]]:
+    def replayed() -> float:
+        def run() -> None:
+            store = Store(path)  # nothing cached
+            replay(store.header(game), store.events(game))
+            store.close()
+
+        return timed(run)
+
+    def raw() -> float:
+        def run() -> None:
+            connection = sqlite3.connect(path)
+            kinds: Counter[str] = Counter()
+            for (body,) in connection.execute("SELECT body FROM events WHERE game = ? ORDER BY seq", [game]):
+                kinds[json.loads(body)["type"]] += 1  # the trivial fold
+            connection.close()
+
+        return timed(run)
+
+    return {"replay": replayed, "raw": raw}
+
+
+# --- (d) peak memory ------------------------------------------------------------------------
+
+PEAK = "print(next(l for l in open('/proc/self/status') if l.startswith('VmHWM')).split()[1], file=sys.stderr)"
+
+
+def peak_kb(script: str, path: Path) -> int:
+    done = subprocess.run([sys.executable, "-c", f"import sys\n{script}\n{PEAK}", str(path)], capture_output=True, text=True, check=True)
+    return int(done.stderr.strip().splitlines()[-1])
+
+
+def memory_sides(path: Path) -> dict[str, Callable[[], float]]:
+    replaying = "from referee.cli import main\ntry:\n    main(['replay', sys.argv[1], '--json'])\nexcept SystemExit:\n    pass"
+    reading = "text = open(sys.argv[1], encoding='utf-8').read()"
+    return {"replay": lambda: peak_kb(replaying, path) / 1024, "read": lambda: peak_kb(reading, path) / 1024}
+
+
+# --- (f), (g), (h) a 10,000-event game ------------------------------------------------------
+
+
+def long_game(folder: Path, name: str, header: Header, events: Events) -> tuple[Path, str]:
+    path = folder / f"{name}.sqlite3"
+    store = Store(path)
+    game = store.create_game(header, events=events)
+    Tables(store).fold(game)  # the snapshots are kept
+    store.close()
+    return path, game
+
+
+def void_sides(path: Path, game: str, target: int) -> dict[str, Callable[[], float]]:
+    """A void of `target` against a plain note at a warm table (each on a fresh copy of
+    the cache, so every void replays anew)."""
     tables = Tables(Store(path))
-    game = tables.create(header)  # type: ignore[arg-type]
-    timings = []
-    for body in bodies(events):
-        started = time.perf_counter()
-        tables.append(game, body)
-        timings.append(time.perf_counter() - started)
-    return timings
+    tables.fold(game)
+
+    def void() -> float:
+        seconds = timed(lambda: tables.append(game, {"type": "void", "target": target, "reason": "bench"}))
+        tables.append(game, {"type": "void", "target": tables.fold(game).seq, "reason": "bench: a void of a void is harmless"})
+        return seconds
+
+    return {"void": void, "move": lambda: timed(lambda: tables.append(game, {"type": "note", "text": "bench"}))}
 
 
-def cache_ratio(folder: Path, header: object, events: list[dict[str, object]]) -> tuple[float, float]:
-    timings = append_timings(folder / "cache.sqlite3", header, events)
-    early = statistics.median(timings[9:59]) * 1000  # events 10 to 59
-    late = statistics.median(timings[9_950:10_000]) * 1000  # events 9,951 to 10,000
-    return early, late
+def other_table_sides(path: Path, game: str, header: Header) -> dict[str, Callable[[], float]]:
+    """Median of 20 moves at a small table, while a void of event 100 replays the long game
+    in another thread, and alone."""
+    tables = Tables(Store(path))
+    small = tables.create(header)
+    tables.append(small, {"type": "deal", "dealer": 0})
+    tables.fold(game)
+
+    def moves() -> float:
+        return statistics.median(timed(lambda: tables.append(small, {"type": "note", "text": "move"})) for _ in range(20))
+
+    def during_void() -> float:
+        voiding = threading.Thread(target=lambda: tables.append(game, {"type": "void", "target": 100, "reason": "bench"}))
+        voiding.start()
+        time.sleep(0.005)  # the void is under way
+        seconds = moves()
+        voiding.join()
+        tables.append(game, {"type": "void", "target": tables.fold(game).seq, "reason": "bench"})
+        return seconds
+
+    return {"during": during_void, "alone": moves}
 
 
-def replay_memory(folder: Path) -> tuple[float, int]:
-    header, events = karriere_poker(SEATS, games=1700, seed=2)
-    events = events[:100_000]
-    path = folder / "long.jsonl"
-    path.write_text(write_record(header, events), encoding="utf-8")  # type: ignore[arg-type]
-    script = (
-        "import resource, sys; from referee.cli import main\n"
-        "try:\n    main(['replay', sys.argv[1], '--json'])\nexcept SystemExit:\n    pass\n"
-        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)"
-    )
-    started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, check=True)
-    seconds = time.perf_counter() - started
-    assert json.loads(done.stdout)["events"] == len(events)
-    return int(done.stderr.strip().splitlines()[-1]) / 1024, len(events), seconds  # type: ignore[return-value]
+def cold_start_sides(path: Path, game: str) -> dict[str, Callable[[], float]]:
+    def restart() -> float:
+        return timed(lambda: Tables(Store(path)).fold(game))
+
+    def raw() -> float:
+        def run() -> None:
+            connection = sqlite3.connect(path)
+            rows = connection.execute("SELECT body FROM events WHERE game = ? ORDER BY seq", [game]).fetchall()
+            [json.loads(body) for (body,) in rows]
+            connection.close()
+
+        return timed(run)
+
+    return {"restart": restart, "raw": raw}
 
 
-def move_cost(folder: Path) -> dict[str, tuple[float, float]]:
-    """Per game: microseconds of fold per event, and ms of a Tables append late in the game."""
-    costs = {}
-    longest = max((senators_game(["Anna", "Ben", "Cem", "Dora", "Emil"], seed=s, hands=False) for s in range(20)), key=lambda g: len(g[1]))
-    for name, (header, events) in (("karriere-poker", kp_events(3000)), ("senators", longest)):
-        runs = []
-        for _ in range(7):
-            started = time.perf_counter()
-            replay(header, events)  # type: ignore[arg-type]
-            runs.append((time.perf_counter() - started) / len(events))
-        timings = append_timings(folder / f"move-{name}.sqlite3", header, events)
-        costs[name] = (statistics.median(runs) * 1e6, statistics.median(timings[-100:]) * 1000, len(events))  # type: ignore[assignment]
-    return costs
-
-
-def void_cost(folder: Path, header: object, events: list[dict[str, object]]) -> dict[str, float]:
-    """Milliseconds of a void of event 9,990 appended to a 10,000-event game (median of 5)."""
-    costs = {}
-    for name, every in (("snapshots", 100), ("no snapshots", 10**9)):
-        path = folder / f"void-{every}.sqlite3"
-        store = Store(path)
-        game = store.create_game(header, events=events)  # type: ignore[arg-type]
-        runs = []
-        for _ in range(5):
-            tables = Tables(Store(path), snapshot_every=every)
-            tables.fold(game)  # warm: the cache (and the snapshots) are built
-            started = time.perf_counter()
-            tables.append(game, {"type": "void", "target": 9_990, "reason": "bench"})
-            runs.append(time.perf_counter() - started)
-        costs[name] = statistics.median(runs) * 1000
-    return costs
+def tables_append_timings(path: Path, header: Header, events: Events) -> list[float]:
+    tables = Tables(Store(path))
+    game = tables.create(header)
+    return [timed(lambda body=body: tables.append(game, body)) for body in bodies(events)]
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=5)
+    rounds = parser.parse_args().rounds
+    print(f"each figure: min / median / max over {rounds} interleaved rounds; python {sys.version.split()[0]}")
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         header, events = kp_events(10_000)
-        rates = append_throughput(folder, header, events[:2000])
-        print(f"(a) append, events/s: store {rates['store']:.0f}, raw sqlite3 {rates['raw']:.0f}, "
-              f"sqlite-utils Table.insert {rates['table_insert']:.0f}; store/raw = {rates['store'] / rates['raw']:.2f} (target >= 0.5)")
-        best, median = replay_time(folder, header, events[:1000])
-        print(f"(b) replay of a stored 1,000-event game, rows read and decoded: best {best:.1f} ms, median {median:.1f} ms (target <= 20 ms)")
-        early, late = cache_ratio(folder, header, events)
-        print(f"(c) append through Tables, median ms: events 10-59 {early:.3f}, events 9,951-10,000 {late:.3f}; "
-              f"ratio {late / early:.2f} (target <= 1.5)")
-        peak, count, seconds = replay_memory(folder)
-        print(f"(d) `referee replay --json` of a {count:,}-event record: peak RSS {peak:.0f} MB in {seconds:.1f} s (target < 150 MB)")
-        costs = move_cost(folder)
-        kp, sen = costs["karriere-poker"], costs["senators"]
-        print(f"(e) a move: Karriere Poker ({kp[2]} events) fold {kp[0]:.0f} us/event, append {kp[1]:.3f} ms; "  # type: ignore[misc]
-              f"Senators ({sen[2]} events) fold {sen[0]:.0f} us/event, append {sen[1]:.3f} ms; "  # type: ignore[misc]
-              f"Senators/KP append = {sen[1] / kp[1]:.2f}")
-        voids = void_cost(folder, header, events)
-        print(f"(f) a void of event 9,990 in a 10,000-event game: {voids['snapshots']:.1f} ms with snapshots, "
-              f"{voids['no snapshots']:.1f} ms without (target <= 20 ms)")
-        print(f"machine: {resource.getpagesize()} B pages, python {sys.version.split()[0]}")
+
+        sides = AppendSides(folder, header, events[:300])
+        measured = [sides.round() for _ in range(rounds)]
+        figures = {name: [m[name] for m in measured] for name in measured[0]}
+        print(f"(a) append, store/raw throughput {spread(ratios(figures, 'store', 'raw'))} (target >= 0.75), "
+              f"p50 latency {spread(ratios(figures, 'store p50', 'raw p50'))} (target <= 1.3); "
+              f"store {statistics.median(figures['store']):.0f}/s, raw {statistics.median(figures['raw']):.0f}/s; "
+              f"the store's own SQL alone (trigger, head row, no Python): throughput {spread(ratios(figures, 'schema', 'raw'))}, "
+              f"p50 {spread(ratios(figures, 'schema p50', 'raw p50'))}")
+
+        games = {
+            "karriere-poker": kp_events(1000),
+            "employee-of-the-month": longest(lambda s: employee_of_the_month(SEATS, seed=s)),
+            "ftw": longest(lambda s: ftw_game(SEATS, seed=s)),
+            "senators": longest(lambda s: senators_game([*SEATS, "Emil"], seed=s)),
+            "ladies-and-gentlemen": longest(lambda s: ladies_gentlemen_game([*SEATS, "Emil", "Finn"], seed=s, gossip=True)),
+        }
+        replay_path = folder / "replay.sqlite3"
+        store = Store(replay_path)
+        stored = {name: (store.create_game(h, events=e), len(e)) for name, (h, e) in games.items()}
+        store.close()
+        for name, (game, count) in stored.items():
+            figures = interleaved(rounds, **cold_replay_sides(replay_path, game))
+            print(f"(b) cold replay, {name} ({count} events): replay/raw {spread(ratios(figures, 'replay', 'raw'))} "
+                  f"(target <= 3); replay {statistics.median(figures['replay']) * 1000:.1f} ms, "
+                  f"raw {statistics.median(figures['raw']) * 1000:.1f} ms")
+
+        timings = tables_append_timings(folder / "cache.sqlite3", header, events)
+        early, late = statistics.median(timings[9:59]), statistics.median(timings[9_950:10_000])
+        print(f"(c) append through Tables, late/early {late / early:.2f} (target <= 1.5; medians of events "
+              f"10-59 {early * 1000:.3f} ms and 9,951-10,000 {late * 1000:.3f} ms)")
+
+        record = folder / "long.jsonl"
+        long_header, long_events = karriere_poker(SEATS, games=1700, seed=2)
+        record.write_text(write_record(long_header, long_events[:100_000]), encoding="utf-8")
+        figures = interleaved(min(rounds, 3), **memory_sides(record))
+        print(f"(d) peak memory (VmHWM) of `referee replay --json`, 100,000 events: {spread(figures['replay'], 0)} MB "
+              f"(target < 150 MB); a process reading the file: {spread(figures['read'], 0)} MB; "
+              f"ratio {spread(ratios(figures, 'replay', 'read'))}")
+
+        senators = longest(lambda s: senators_game([*SEATS, "Emil"], seed=s, hands=False), seeds=20)
+        kp_moves = tables_append_timings(folder / "move-kp.sqlite3", *kp_events(len(senators[1])))
+        senators_moves = tables_append_timings(folder / "move-senators.sqlite3", *senators)
+        print(f"(e) a move late in a game ({len(senators[1])} events), Senators/Karriere Poker "
+              f"{statistics.median(senators_moves[-100:]) / statistics.median(kp_moves[-100:]):.2f}")
+
+        path, game = long_game(folder, "long-kp", header, events)
+        figures = interleaved(rounds, **void_sides(path, game, 9_990))
+        print(f"(f) a void of event 9,990 of 10,000: {spread([v * 1000 for v in figures['void']], 1)} ms (target <= 20 ms); "
+              f"void/move {spread(ratios(figures, 'void', 'move'))}")
+        figures = interleaved(rounds, **other_table_sides(path, game, header))
+        print(f"(g) a move at another table while a void of event 100 replays 10,000 events: "
+              f"during/alone {spread(ratios(figures, 'during', 'alone'))}; alone {statistics.median(figures['alone']) * 1000:.2f} ms")
+        figures = interleaved(rounds, **cold_start_sides(path, game))
+        print(f"(h) first read of a 10,000-event game after a restart: {spread([v * 1000 for v in figures['restart']], 1)} ms; "
+              f"restart/raw read {spread(ratios(figures, 'restart', 'raw'))}")
 
 
 if __name__ == "__main__":

@@ -136,7 +136,7 @@ class _Folding:
         if kind == "end":
             reason = event.get("reason") or "the table ended the game"
             return self.state, Outcome(Termination.TABLE_END, reason)
-        once = game.once_per(self.state, event)
+        once = game.once_per(self.state, event) if game.counts_once else None
         if once is not None:
             if once[0] in self.logged_once:
                 return once[1]
@@ -185,7 +185,8 @@ def replay(
 
     `since` is a snapshot: the fold of this record's first events, which no void in
     `events` (the events after it) withdraws; replay goes on from there. Every `every`
-    events the fold reached is added to `snapshots`.
+    events the fold reached is added to `snapshots`, unless a later void withdraws an
+    event before it: a snapshot is the game exactly as it stood then.
     """
     if upto is not None:
         events = [event for event in events if event["seq"] <= upto]
@@ -202,8 +203,8 @@ def replay(
             rewritten = any(target < seq < void for target, void in targets.items())
             logged = replay(header, events[: index + 1], since=since) if rewritten else step(folding.frozen(), event)
             folding.skip(seq, logged.violation_at(seq), targets[seq])
-        if snapshots is not None and every and seq % every == 0:
-            snapshots.append(folding.frozen())
+        if snapshots is not None and every and seq % every == 0 and not any(t <= seq < v for t, v in targets.items()):
+            snapshots.append(folding.frozen())  # the game as it stood then: no later void reaches back
     return folding.frozen()
 
 

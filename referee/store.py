@@ -6,9 +6,12 @@ carries the SHA-256 of (previous hash + its canonical line), the chain rooted in
 header's hash, so `verify` finds an edited row; each game keeps its head (last seq and
 hash), written in the same transaction as the event, so a deleted last row, a forged
 extra row or a chain recomputed after an edit no longer matches it, and players can keep
-the head hash as a receipt (`referee verify --head`). WAL with synchronous=FULL, so an
+the head hash as a receipt (`referee verify --head`). Snapshots of folds are a cache
+beside the log (see `referee.tables`): replaced and dropped freely, never read as events.
+WAL with synchronous=FULL, so an
 acknowledged event survives a crash or power loss. The append path uses `db.execute`
-inside `BEGIN IMMEDIATE`: `Table.insert` re-reads the schema on every call.
+inside `BEGIN IMMEDIATE` (the connection's own `execute`: the move is the hot path):
+`Table.insert` re-reads the schema on every call.
 
 An idempotency key belongs to its caller (the API scopes it by token) and keeps the
 first answer beside the event, so a retry answers exactly as the first time.
@@ -22,6 +25,7 @@ import secrets
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -123,8 +127,20 @@ class Store:
             foreign_keys=[("game", "games", "id")],
             if_not_exists=True,
         )
+        self.db["snapshots"].create(
+            {"game": str, "seq": int, "hash": str, "fingerprint": str, "fold": bytes},
+            pk=("game", "seq"),
+            not_null={"game", "seq", "hash", "fingerprint", "fold"},
+            foreign_keys=[("game", "games", "id")],
+            if_not_exists=True,
+        )
         self._upgrade_schema()
-        self.db["events"].create_index(["game", "idempotency_key"], unique=True, if_not_exists=True)
+        # Only keyed events are indexed: a move without a key writes no index page.
+        self.db.execute("DROP INDEX IF EXISTS idx_events_game_idempotency_key")
+        self.db.execute(
+            "CREATE UNIQUE INDEX IF NOT EXISTS events_idempotency_key ON events (game, idempotency_key) "
+            "WHERE idempotency_key IS NOT NULL"
+        )
         self.db.executescript(TRIGGERS)
 
     def _upgrade_schema(self) -> None:
@@ -140,6 +156,18 @@ class Store:
                 "head_hash = COALESCE((SELECT hash FROM events WHERE game = games.id ORDER BY seq DESC LIMIT 1), hash)"
             )
 
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """One write transaction under the store's lock: all of it is stored, or nothing."""
+        with self.lock:
+            self.db.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                self.db.conn.execute("ROLLBACK")
+                raise
+            self.db.conn.execute("COMMIT")
+
     def close(self) -> None:
         self.db.close()
 
@@ -151,9 +179,8 @@ class Store:
         game_id = game_id or new_game_id()
         line = canonical(header.to_json())
         root = chain_hash("", line)
-        with self.lock:
-            self.db.execute("BEGIN IMMEDIATE")
-            try:
+        try:
+            with self.transaction():
                 self.db.execute(
                     "INSERT INTO games (id, game, header, hash, created_at, head_seq, head_hash) VALUES (?, ?, ?, ?, ?, 0, ?)",
                     [game_id, header.game, line, root, now(), root],
@@ -161,13 +188,8 @@ class Store:
                 head = (0, root)
                 for event in events:
                     head = self._insert(game_id, event, head[1], None, None)
-            except sqlite3.IntegrityError:
-                self.db.execute("ROLLBACK")
-                raise RecordError(f"a game with id {game_id!r} exists already") from None
-            except BaseException:
-                self.db.execute("ROLLBACK")
-                raise
-            self.db.execute("COMMIT")
+        except sqlite3.IntegrityError:
+            raise RecordError(f"a game with id {game_id!r} exists already") from None
         self._headers[game_id] = header
         return game_id
 
@@ -238,15 +260,8 @@ class Store:
         header = self.header(game_id)
         if "seq" in body:
             raise RecordError("seq: the store numbers events; leave it out", errors={"seq": ["Unknown field."]})
-        with self.lock:
-            self.db.execute("BEGIN IMMEDIATE")
-            try:
-                stored = self._append_in_transaction(game_id, header, body, expected_seq, key, judge)
-            except BaseException:
-                self.db.execute("ROLLBACK")
-                raise
-            self.db.execute("COMMIT")
-        return stored
+        with self.transaction():
+            return self._append_in_transaction(game_id, header, body, expected_seq, key, judge)
 
     def _append_in_transaction(
         self,
@@ -258,7 +273,7 @@ class Store:
         judge: Callable[[dict[str, Any]], Any] | None,
     ) -> Stored:
         # One statement: the head, and the event stored earlier under this key if any.
-        row = self.db.execute(
+        row = self.db.conn.execute(
             "SELECT head_seq, head_hash, (SELECT json_array(body, answer) FROM events "
             "WHERE game = ?1 AND idempotency_key = ?2) FROM games WHERE id = ?1",
             [game_id, key],
@@ -271,7 +286,8 @@ class Store:
             raise Conflict(last_seq)
         event = parse_event(header, {**body, "seq": last_seq + 1}, last_seq + 1)
         answer = judge(event) if judge is not None else None
-        self._insert(game_id, event, previous, key, answer)
+        # Kept only where a retry can ask for it: under a key.
+        self._insert(game_id, event, previous, key, None if key is None else answer)
         return Stored(game_id, event, answer=answer)
 
     def _insert(self, game_id: str, event: Mapping[str, Any], previous: str, key: str | None, answer: Any) -> tuple[int, str]:
@@ -279,14 +295,43 @@ class Store:
         line = canonical(event)
         seq, digest = event["seq"], chain_hash(previous, line)
         try:
-            self.db.execute(
+            self.db.conn.execute(
                 "INSERT INTO events (game, seq, body, hash, idempotency_key, stored_at, answer) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [game_id, seq, line, digest, key, now(), None if answer is None else json.dumps(answer)],
             )
         except sqlite3.IntegrityError:
             raise Conflict(self.last_seq(game_id)) from None
-        self.db.execute("UPDATE games SET head_seq = ?, head_hash = ? WHERE id = ?", [seq, digest, game_id])
+        self.db.conn.execute("UPDATE games SET head_seq = ?, head_hash = ? WHERE id = ?", [seq, digest, game_id])
         return seq, digest
+
+    # --- snapshots: a cache of folds, never part of the log ----------------------------
+
+    def save_snapshots(self, game_id: str, fingerprint: str, folds: Iterable[tuple[int, bytes]]) -> None:
+        """Keep folds of this game (seq, bytes), each tied to the hash of its event."""
+        rows = [(fingerprint, blob, game_id, seq) for seq, blob in folds]
+        if rows:
+            with self.transaction():
+                self.db.conn.executemany(
+                    "INSERT OR REPLACE INTO snapshots (game, seq, hash, fingerprint, fold) "
+                    "SELECT game, seq, hash, ?, ? FROM events WHERE game = ? AND seq = ?",
+                    rows,
+                )
+
+    def snapshot(self, game_id: str, fingerprint: str, before: int) -> tuple[int, bytes] | None:
+        """The latest kept fold before seq `before` whose event is still the one it was
+        taken after, made by the same rules (`fingerprint`); None if there is none."""
+        with self.lock:
+            row = self.db.execute(
+                "SELECT s.seq, s.fold FROM snapshots s JOIN events e ON e.game = s.game AND e.seq = s.seq "
+                "AND e.hash = s.hash WHERE s.game = ? AND s.fingerprint = ? AND s.seq < ? ORDER BY s.seq DESC LIMIT 1",
+                [game_id, fingerprint, before],
+            ).fetchone()
+        return None if row is None else (int(row[0]), bytes(row[1]))
+
+    def drop_snapshots(self, game_id: str, from_seq: int) -> None:
+        """Forget the folds at or after `from_seq` (a void before them changed them)."""
+        with self.lock:
+            self.db.execute("DELETE FROM snapshots WHERE game = ? AND seq >= ?", [game_id, from_seq])
 
     # --- verification ----------------------------------------------------------------
 

@@ -2,9 +2,17 @@
 
 Appending folds only the new event into the cached state; a replay happens on a cache
 miss (a restart, another process wrote) and after a valid `void`, which re-judges
-everything after its target. A snapshot of the fold is kept every `snapshot_every`
-events, so a void replays from the last snapshot before its target, not from event 1
-(snapshots at or after the target are dropped: the void changes them).
+everything after its target. Every `snapshot_every` events the fold is kept in SQLite
+(`snapshots`, a cache beside the log), so a void or a cold start replays from the latest
+snapshot before its target, not from event 1. A snapshot is tied to the hash of its event
+and to the rules code that made it (`FINGERPRINT`): a changed rule or an edited log makes
+it unusable, and the game is replayed from the start. A void drops the snapshots at or
+after its target in the same transaction as the void itself.
+
+Each game has its own lock: its appends and replays are serial, but a long replay (a void
+of an early event, a cold start) holds only that game's lock and the store's lock only to
+read rows, so other tables go on meanwhile. A void's replay is done before its
+transaction; the store's lock is held for the insert alone.
 
 Phones wait for news (long-poll) on their own game's condition, so an append wakes only
 that game's phones. Each waiting phone holds a server thread: waiting is capped in total
@@ -14,15 +22,31 @@ to come back later, so waiting phones can never starve other requests.
 
 from __future__ import annotations
 
+import hashlib
+import pickle
+import sys
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from .games.base import Violation
-from .record import Header, Record
-from .replay import Fold, is_valid_void, replay, step
+from .record import Header, Record, RecordError, parse_event
+from .replay import Fold, is_valid_void, replay, step, valid_void_targets
 from .store import Store
+
+
+def rules_fingerprint() -> str:
+    """What a kept fold depends on: the rules code and the Python that pickled it."""
+    package = Path(__file__).parent
+    digest = hashlib.sha256(f"{sys.version_info[:2]}".encode())
+    for path in sorted([*package.glob("games/*.py"), package / "replay.py", package / "record.py"]):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+FINGERPRINT = rules_fingerprint()
 
 
 @dataclass(frozen=True)
@@ -58,7 +82,7 @@ class Tables:
         self.store = store
         self.snapshot_every = snapshot_every
         self._folds: dict[str, Fold] = {}
-        self._snapshots: dict[str, list[Fold]] = {}  # per game, by seq
+        self._locks: dict[str, threading.RLock] = {}
         self._news: dict[str, threading.Condition] = {}  # one per game, all on the store's lock
         self._waiting: dict[str, int] = {}
         self.max_waiting, self.max_waiting_per_game = max_waiting, max_waiting_per_game
@@ -70,6 +94,10 @@ class Tables:
         """Store a whole (already checked) record as a new game, all or nothing; its id."""
         return self.store.create_game(record.header, game_id, record.events)
 
+    def _game_lock(self, game_id: str) -> threading.RLock:
+        lock = self._locks.get(game_id)
+        return lock if lock is not None else self._locks.setdefault(game_id, threading.RLock())
+
     def append(
         self,
         game_id: str,
@@ -78,26 +106,25 @@ class Tables:
         key: str | None = None,
     ) -> Appended:
         """Store one event and judge it; see Store.append for what is refused."""
-        with self.store.lock:
-            before = self._folds.get(game_id) or self.fold(game_id)
-            folded: list[Fold] = []
-            snapshots = list(self._snapshots.get(game_id, []))
+        with self._game_lock(game_id):
+            before = self.fold(game_id)
+            void = self._replayed_void(before, game_id, body)
+            folded: list[tuple[Fold, list[Fold]]] = []
 
             def judge(event: dict[str, Any]) -> dict[str, Any]:
                 # Inside the store's transaction: the new seq must follow the cached fold.
-                if event["seq"] != before.seq + 1:
-                    snapshots.clear()
-                    fold = self._replay(before.header, [*self.store.events(game_id), event], None, snapshots)
-                elif is_valid_void(before, event):
-                    snapshots[:] = [s for s in snapshots if s.seq < event["target"]]
-                    since = snapshots[-1] if snapshots else None
-                    after = self.store.events(game_id, after=since.seq if since else 0)
-                    fold = self._replay(before.header, [*after, event], since, snapshots)
+                if void is not None and void[0] == event:
+                    fold, taken = void[1], void[2]
+                    self.store.drop_snapshots(game_id, event["target"])
+                elif event["seq"] != before.seq + 1 or is_valid_void(before, event):
+                    # Another process wrote meanwhile: replayed whole, under the lock (rare).
+                    self.store.drop_snapshots(game_id, 0)
+                    taken = []
+                    fold = self._replay(before.header, [*self.store.events(game_id), event], None, taken)
                 else:
                     fold = step(before, event)
-                    if fold.seq % self.snapshot_every == 0:
-                        snapshots.append(fold)
-                folded.append(fold)
+                    taken = [fold] if fold.seq % self.snapshot_every == 0 else []
+                folded.append((fold, taken))
                 return answer_json(fold.violation_at(event["seq"]), fold.outcome is not None)
 
             stored = self.store.append(game_id, body, expected_seq, key, judge)
@@ -105,29 +132,92 @@ class Tables:
                 fold = self.fold(game_id)
                 answer = stored.answer or answer_json(fold.violation_at(stored.seq), fold.outcome is not None)
                 return Appended(stored.event, *answer_values(answer), fold, new=False)
-            self._folds[game_id], self._snapshots[game_id] = folded[0], snapshots
-            news = self._news.get(game_id)
-            if news is not None:
-                news.notify_all()
-            return Appended(stored.event, *answer_values(stored.answer), folded[0])
+            fold, taken = folded[0]
+            self._folds[game_id] = fold
+            self._keep(game_id, taken)
+            with self.store.lock:
+                news = self._news.get(game_id)
+                if news is not None:
+                    news.notify_all()
+            return Appended(stored.event, *answer_values(stored.answer), fold)
+
+    def _replayed_void(self, before: Fold, game_id: str, body: Mapping[str, Any]) -> tuple[dict[str, Any], Fold, list[Fold]] | None:
+        """For a valid void: the event, the fold after it and the snapshots taken, replayed
+        before the transaction (from the latest snapshot before its target)."""
+        if body.get("type") != "void" or "seq" in body:
+            return None
+        try:
+            event = parse_event(before.header, {**body, "seq": before.seq + 1}, before.seq + 1)
+        except RecordError:
+            return None  # the store refuses it, with the same words
+        if not is_valid_void(before, event):
+            return None
+        fold, taken = self._replay_from_snapshot(game_id, before.header, event["target"], [event])
+        if not taken or taken[-1].seq != fold.seq:
+            taken.append(fold)  # a cold start goes on from here: none is kept between target and void
+        return event, fold, taken
 
     def fold(self, game_id: str) -> Fold:
-        """The game's current fold: cached, rebuilt by replay when the store is ahead."""
-        with self.store.lock:
+        """The game's current fold: cached, rebuilt from the latest snapshot when the store
+        is ahead (a restart, another process wrote)."""
+        with self._game_lock(game_id):
             cached = self._folds.get(game_id)
-            if cached is not None and cached.seq == self.store.last_seq(game_id):
+            last = self.store.last_seq(game_id)
+            if cached is not None and cached.seq == last:
                 return cached
-            snapshots: list[Fold] = []
-            fold = self._replay(self.store.header(game_id), self.store.events(game_id), None, snapshots)
-            self._folds[game_id], self._snapshots[game_id] = fold, snapshots
+            fold, taken = self._replay_from_snapshot(game_id, self.store.header(game_id), last + 1, [])
+            self._folds[game_id] = fold
+            self._keep(game_id, taken)
             return fold
+
+    def fold_at(self, game_id: str, seq: int) -> Fold:
+        """The game as it stood after event `seq` (the history's "table as it was then")."""
+        header = self.store.header(game_id)
+        since = self._snapshot(game_id, header, seq + 1)
+        events = self.store.events(game_id, after=since.seq if since else 0)
+        if since is not None and self._reaches_back(since, events):
+            since, events = None, self.store.events(game_id)
+        return replay(header, events, upto=seq, since=since)
+
+    def _replay_from_snapshot(self, game_id: str, header: Header, before: int, tail: list[dict[str, Any]]) -> tuple[Fold, list[Fold]]:
+        """Replay the stored events (and `tail`) from the latest snapshot before seq
+        `before`: the fold, and the snapshots taken on the way."""
+        since = self._snapshot(game_id, header, before)
+        events = [*self.store.events(game_id, after=since.seq if since else 0), *tail]
+        if since is not None and self._reaches_back(since, events):
+            since, events = None, [*self.store.events(game_id), *tail]
+        taken: list[Fold] = []
+        return self._replay(header, events, since, taken), taken
+
+    @staticmethod
+    def _reaches_back(since: Fold, events: list[dict[str, Any]]) -> bool:
+        """Whether a void after the snapshot withdraws an event before it (then it is stale)."""
+        return any(target <= since.seq for target in valid_void_targets(events, since.void_seqs))
 
     def _replay(self, header: Header, events: list[dict[str, Any]], since: Fold | None, snapshots: list[Fold]) -> Fold:
         return replay(header, events, since=since, snapshots=snapshots, every=self.snapshot_every)
 
-    def fold_at(self, game_id: str, seq: int) -> Fold:
-        """The game as it stood after event `seq` (the history's "table as it was then")."""
-        return replay(self.store.header(game_id), self.store.events(game_id), upto=seq)
+    def _snapshot(self, game_id: str, header: Header, before: int) -> Fold | None:
+        """The latest usable kept fold before seq `before`, or None."""
+        kept = self.store.snapshot(game_id, FINGERPRINT, before)
+        if kept is None:
+            return None
+        try:
+            parts = pickle.loads(kept[1])
+        except Exception:  # written by other code: replay instead
+            return None
+        return Fold(header, header.rules, *parts)
+
+    def _keep(self, game_id: str, folds: list[Fold]) -> None:
+        """Keep snapshots in the store; the game and header come from the store again."""
+        self.store.save_snapshots(
+            game_id,
+            FINGERPRINT,
+            [
+                (f.seq, pickle.dumps((f.state, f.seq, f.outcome, f.violations, f.withdrawn, f.void_seqs, f.logged_once)))
+                for f in folds
+            ],
+        )
 
     def wait(self, game_id: str, after: int, timeout: float) -> bool:
         """Block until the game has an event after `after` or `timeout` passes. False when

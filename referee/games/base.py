@@ -182,7 +182,11 @@ class Game(Generic[S]):
 
     def first_broken(self, violations: Iterable[Violation]) -> Violation | None:
         """Of several broken rules, the one listed first in the spec's rule table."""
-        return min(violations, key=lambda v: self._rule_order[v.rule], default=None)
+        first, order = None, self._rule_order
+        for violation in violations:  # a plain loop: this runs for every event of a replay
+            if first is None or order[violation.rule] < order[first.rule]:
+                first = violation
+        return first
 
     def load_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """Options with their defaults; raises marshmallow.ValidationError on bad ones."""
@@ -191,6 +195,7 @@ class Game(Generic[S]):
 
     def __init__(self) -> None:
         self._handlers = self.handlers()
+        self.counts_once = type(self).once_per is not Game.once_per  # replay skips the call otherwise
         self._rule_order = {rule: index for index, rule in enumerate(self.rules)}
         unknown = {t for t in self._handlers} ^ set(self.events)
         assert not unknown, f"{self.name}: events and handlers differ: {unknown}"

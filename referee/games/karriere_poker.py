@@ -143,6 +143,7 @@ class State:
     positions: tuple[str, ...]  # position names, best first
     end: Mapping[str, Any]
     jokers: int
+    supply: Counts  # copies of each card in the deck: 0, one per player of 1-13, the jokers
     finished: tuple[tuple[int, ...], ...] = ()  # each finished game: seats best first
     dealers: tuple[int, ...] = ()  # the dealer of each game
     playing: bool = False  # a game has been dealt and is not over
@@ -262,7 +263,8 @@ class KarrierePoker(Game[State]):
         positions = options.get("positions", [*POSITIONS[: n - 1], POSITIONS[-1]])
         if len(positions) != n:
             raise ValidationError({"positions": [f"Give {n} positions, one per player."]})
-        return State(tuple(seats), tuple(positions), options["end"], JOKERS_BY_PLAYERS[n])
+        jokers = JOKERS_BY_PLAYERS[n]
+        return State(tuple(seats), tuple(positions), options["end"], jokers, (0, *(n,) * 13, jokers))
 
     # --- checks: each yields the rules an event breaks ---------------------------------
 
@@ -360,7 +362,7 @@ class KarrierePoker(Game[State]):
                 f"{state.names[receiver]} {card_count(count, 'card')}.",
             )
             return
-        if seat != state.turn:
+        if seat != (state.leader if state.leader is not None else state.pending[0]):  # state.turn, exchanges done
             yield Violation("kp.turn", self._not_your_turn(state, seat))
             return
         if event["type"] == "pass":
@@ -534,7 +536,7 @@ class KarrierePoker(Game[State]):
 
     def _over_supply(self, state: State, counts: Counts) -> str:
         """What the deck lacks for these counts, as 'four 7s', or ''."""
-        supply = (0, *(state.seat_count,) * 13, state.jokers)
+        supply = state.supply
         if not any(map(operator.gt, counts, supply)):
             return ""
         index = next(i for i, (count, most) in enumerate(zip(counts, supply)) if count > most)

@@ -1,5 +1,8 @@
 """Server load benchmark (a script, not a test): python bench/bench_server.py [--threads N]
 
+First a move at one connection against the bare endpoint (below), both servers up, in
+interleaved rounds (`--one-connection` runs only that).
+
 Starts the real server (`referee serve`, waitress) on 127.0.0.1 with a fresh SQLite file
 and drives 200 tables at once over 8 keep-alive connections, each table logging a legal
 simulated game (Karriere Poker, Employee of the Month, FTW?!), bounded to 60 s. In the
@@ -288,12 +291,52 @@ def floor_and_referee(folder: Path, made: list[tuple[dict[str, Any], list[dict[s
     print(f"  referee/bare = {rate / bare_rate:.2f} (target >= 0.7); p99 target <= 50 ms")
 
 
+def one_connection(folder: Path, threads: int, rounds: int = 5, moves: int = 200) -> None:
+    """A move at one connection, referee against the bare endpoint, both servers up, in
+    interleaved rounds: p50 of each round's moves, as a ratio (target <= 1.25)."""
+    header, events = karriere_poker(NAMES, games=rounds * moves // 50 + 2, seed=7, hands=False)
+    body = {"game": header.game, "seats": list(header.seats), "options": dict(header.options)}
+    bare_port, port = free_port(), free_port()
+    bare = subprocess.Popen([sys.executable, "-c", BARE_APP, str(folder / "one-bare.sqlite3"), str(bare_port), str(threads)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = start_referee(folder / "one.sqlite3", port, threads)
+    wait_for(bare_port)
+    try:
+        [(game, token, _)] = create_tables(port, [(body, [])])
+        bare_load, load = Load(bare_port, [], "/bare"), Load(port, [], "/api/games")
+        bare_connection = http.client.HTTPConnection("127.0.0.1", bare_port, timeout=30)
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        bodies = [{k: v for k, v in e.items() if k != "seq"} for e in events]
+        p50s: dict[str, list[float]] = {"referee": [], "bare": []}
+        for number in range(rounds):
+            batch = bodies[number * moves : (number + 1) * moves]
+            for side, loader, conn, url in (("bare", bare_load, bare_connection, f"/bare/{game}"),
+                                            ("referee", load, connection, f"/api/games/{game}/events")):
+                loader.latencies.clear()
+                for index, move in enumerate(batch):
+                    loader._post(conn, url, move, token, f"{number}:{index}")
+                p50s[side].append(percentile(loader.latencies, 0.5))
+        ratios = sorted(r / b for r, b in zip(p50s["referee"], p50s["bare"]))
+        print(f"one connection, {moves} moves a round, {rounds} rounds: referee/bare p50 "
+              f"{ratios[0]:.2f} / {ratios[len(ratios) // 2]:.2f} / {ratios[-1]:.2f} (min / median / max; target <= 1.25); "
+              f"referee p50 {sorted(p50s['referee'])[rounds // 2]:.2f} ms, bare p50 {sorted(p50s['bare'])[rounds // 2]:.2f} ms")
+    finally:
+        for process in (bare, server):
+            process.kill()
+            process.wait()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--threads", type=int, default=32, help="waitress threads for both servers (serve's default)")
     parser.add_argument("--phones-only", action="store_true", help="only the run with 200 waiting phones")
+    parser.add_argument("--one-connection", action="store_true", help="only a move at one connection against the bare endpoint")
     arguments = parser.parse_args()
     threads, everything = arguments.threads, not arguments.phones_only
+    if arguments.one_connection:
+        with tempfile.TemporaryDirectory() as name:
+            one_connection(Path(name), threads)
+        return
     made = games()
     total = sum(len(events) for _, events in made)
     print(f"{TABLES} tables, {total} events, {CONNECTIONS} connections, waitress threads {threads}, cores {os.cpu_count()}")
@@ -301,6 +344,7 @@ def main() -> None:
         folder = Path(name)
 
         if everything:
+            one_connection(folder, threads)
             floor_and_referee(folder, made, threads)
 
         # the same load with 200 phones waiting for news meanwhile

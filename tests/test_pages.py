@@ -240,8 +240,8 @@ def test_every_ui_string_has_a_german_translation() -> None:
         catalog = read_po(po)
     german = {m.id[0] if isinstance(m.id, tuple) else m.id for m in catalog if m.id and m.string}
     used = set()
-    for path in [*(top / "templates").rglob("*.html"), top / "referee/web/pages.py"]:
-        quoted = r"""(?:\b_|gettext)\(\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')"""
+    for path in [*(top / "templates").rglob("*.html"), *(top / "referee/web").glob("*.py")]:
+        quoted = r"""(?:\b_|gettext|ngettext)\(\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')"""
         used |= {ast.literal_eval(match.group(1)) for match in re.finditer(quoted, path.read_text(encoding="utf-8"))}
     assert sorted(used - german) == []
 

@@ -163,6 +163,7 @@ class State:
     top_value: int = 0
     top_cards: tuple[int | str, ...] = ()
     top_seat: int | None = None
+    round_won_by: int | None = None  # who won the round that just ended (until the next play)
 
     @property
     def game_number(self) -> int:
@@ -431,6 +432,7 @@ class KarrierePoker(Game[State]):
             top_value=0,
             top_cards=(),
             top_seat=None,
+            round_won_by=None,
         )
 
     def _hand(self, state: State, event: Event) -> State:
@@ -492,6 +494,7 @@ class KarrierePoker(Game[State]):
             top_value=play_value(cards),
             top_cards=tuple(cards),
             top_seat=seat,
+            round_won_by=None,
         )
         return self._after_turn(state)
 
@@ -514,7 +517,7 @@ class KarrierePoker(Game[State]):
         winner = state.top_seat
         assert winner is not None
         leader = winner if state.sizes[winner] > 0 else self._successor(state, winner)
-        return evolve(state, leader=leader, lead_count=0, top_value=0, top_cards=(), top_seat=None)
+        return evolve(state, leader=leader, lead_count=0, top_value=0, top_cards=(), top_seat=None, round_won_by=winner)
 
     def _successor(self, state: State, winner: int) -> int:
         """Who leads when the round's winner has gone out."""
@@ -638,6 +641,7 @@ class KarrierePoker(Game[State]):
             if state.playing
             else [],
             "positions": {names[s]: self._position(state, s) for s in range(len(names))} if state.rank else {},
+            "round_won_by": None if state.round_won_by is None or not state.playing else names[state.round_won_by],
         }
         if seat is not None and state.playing and state.hands[seat] is not None:
             view["hand"] = sorted_cards(state.hands[seat])  # type: ignore[arg-type]

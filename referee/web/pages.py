@@ -34,6 +34,7 @@ from flask import (
 from flask_babel import Babel, get_locale, gettext
 from flask_htmx import HTMX
 from flask_wtf.csrf import CSRFProtect
+from markupsafe import Markup
 from marshmallow import fields
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -44,12 +45,15 @@ from ..replay import CORE_RULES, Fold, flag_json
 from ..store import Conflict, UnknownGame
 from . import record_download, referee, refusal
 from .api import event_json
+from .news import news
+from .notation import read_token
 
 bp = Blueprint("pages", __name__)
 htmx = HTMX()
 csrf = CSRFProtect()
 babel = Babel()
 TOKEN_COOKIE = "referee_token"
+HOST_SEAT_COOKIE = "referee_host_seat"  # the seat a host also plays
 HISTORY_PAGE = 100  # events per History page: a long game stays light on a phone
 MAX_FORM_CARDS = 64  # more than any game's hand: a bigger count is refused by the schema
 LANGUAGES = ("en", "de")
@@ -100,23 +104,41 @@ def choose_language() -> str:
     return chosen if chosen in LANGUAGES else request.accept_languages.best_match(LANGUAGES) or "en"
 
 
-def card_label(card: Any) -> str:
-    return "Joker" if card == "J" else str(card).replace("colleague-", "👥 ").replace("boss-", "👔 ")
+def card_label(card: Any) -> Markup:
+    """A card as the table names it, its kind in words and colour (no emoji: Debian's
+    Chromium draws them as empty boxes)."""
+    if card == "J":
+        return Markup(gettext("Joker"))
+    kind, _, value = str(card).rpartition("-")
+    words = {"colleague": gettext("Colleague"), "boss": gettext("Boss"), "plus": gettext("Plus"), "popularity": gettext("Popularity")}
+    if kind not in words:
+        return Markup.escape(card)
+    return Markup('<small class="kind {}">{}</small>&nbsp;{}').format(kind, words[kind], value)
 
 
 # --- who is at this phone --------------------------------------------------------------------
 
 
 def page_caller(game_id: str) -> Caller:
+    """Who is at this phone. A host who also plays a seat keeps every host power and holds
+    that seat's token beside the host token (a second cookie): the host with a seat."""
+    access = referee().access
     try:
-        return referee().access.caller(game_id, request.cookies.get(TOKEN_COOKIE))
+        caller = access.caller(game_id, request.cookies.get(TOKEN_COOKIE))
     except AccessDenied:
         return SPECTATOR
+    if not caller.is_host:
+        return caller
+    try:
+        playing = access.caller(game_id, request.cookies.get(HOST_SEAT_COOKIE))
+    except AccessDenied:  # the seat was freed or handed to another phone
+        return caller
+    return Caller("host", playing.seat, caller.token_id) if playing.role == "seat" else caller
 
 
-def with_token(response: BaseResponse, game_id: str, token: str) -> BaseResponse:
+def with_token(response: BaseResponse, game_id: str, token: str, cookie: str = "") -> BaseResponse:
     response.set_cookie(
-        TOKEN_COOKIE, token, path=f"/g/{game_id}", httponly=True, samesite="Lax",
+        cookie or TOKEN_COOKIE, token, path=f"/g/{game_id}", httponly=True, samesite="Lax",
         secure=request.is_secure, max_age=60 * 60 * 24 * 60,
     )
     return response
@@ -177,13 +199,14 @@ def options_from_form(game: str, form: Any) -> dict[str, Any]:
 def host(game_id: str) -> Any:
     """The host's page: the join code and a QR code for the other phones."""
     fold = fold_of(game_id)
-    if not page_caller(game_id).is_host:
+    caller = page_caller(game_id)
+    if not caller.is_host:
         return redirect(url_for("pages.table", game_id=game_id))
     code = referee().access.join_code(game_id) or ""
     link = public_url("pages.join_link", code=code)
     qr = qr_svg(link)
     taken = referee().access.claimed_seats(game_id)
-    return render_template("host.html", fold=fold, game_id=game_id, code=code, link=link, qr=qr, taken=taken)
+    return render_template("host.html", fold=fold, game_id=game_id, code=code, link=link, qr=qr, taken=taken, playing=caller.seat)
 
 
 @bp.post("/g/<game_id>/host/release/<int:seat>")
@@ -238,8 +261,9 @@ def claim(game_id: str, seat: int) -> Any:
     access = referee().access
     if not 0 <= seat < len(fold.header.seats):
         abort(404, "There is no such seat.")
-    if page_caller(game_id).is_host:
-        return with_token(redirect(url_for("pages.table", game_id=game_id)), game_id, access.reissue_seat(game_id, seat))
+    if page_caller(game_id).is_host:  # the host plays this seat too, and stays the host
+        token = access.reissue_seat(game_id, seat)
+        return with_token(redirect(url_for("pages.table", game_id=game_id)), game_id, token, HOST_SEAT_COOKIE)
     referee().guesses.check()
     if access.game_for_code(request.form.get("code", "")) != game_id:
         referee().guesses.failed()
@@ -256,7 +280,7 @@ def claim(game_id: str, seat: int) -> Any:
 
 
 def table_context(game_id: str, fold: Fold, caller: Caller, error: str | None = None) -> dict[str, Any]:
-    seat = caller.seat if caller.role == "seat" else None
+    seat = caller.seat  # a seat's, or the seat a host also plays
     store = referee().tables.store
     finished = fold.outcome is not None
     flagged = []
@@ -264,15 +288,25 @@ def table_context(game_id: str, fold: Fold, caller: Caller, error: str | None = 
         event = store.event(game_id, flagged_seq) or {}
         mine = caller.is_host or (seat is not None and seat in (event.get("seat"), event.get("by")))
         flagged.append({"seq": flagged_seq, **flag_json(violation, caller.reader(fold.game, fold.state, finished)), "mine": mine})
+    recent = store.events(game_id, after=fold.seq - 6)
+    view = fold.view(seat)
+    moves = [e for e in recent if e["type"] not in ("note", "void") and not fold.withdrawn_at(e["seq"])]
+    my_turn = not finished and seat is not None and view.get("turn") == fold.header.seats[seat]
+    title = fold.header.title or fold.game.title
     return {
         "game_id": game_id,
         "fold": fold,
         "game": fold.game,
         "caller": caller,
         "seat": seat,
-        "view": fold.view(seat),
+        "view": view,
         "flags": flagged,
-        "recent": [event_json(fold, e, caller) for e in store.events(game_id, after=fold.seq - 6)][::-1],
+        # The bar's flag: the latest standing flag on a move this caller may void.
+        "my_flag": next((flag for flag in reversed(flagged) if flag["mine"]), None),
+        "recent": [event_json(fold, e, caller) for e in recent][::-1],
+        "news": news(fold, view, moves[-1] if moves else None),
+        "my_turn": my_turn,
+        "page_title": f"▶ {gettext('Your turn')} · {title}" if my_turn else title,
         "finished": finished,
         "error": error,
     }
@@ -292,7 +326,7 @@ def live(game_id: str) -> str:
     after = seq_arg("after") or 0
     waited = referee().tables.wait(game_id, after, current_app.config["LONG_POLL_SECONDS"])
     fold = fold_of(game_id)
-    context = table_context(game_id, fold, page_caller(game_id))
+    context = {**table_context(game_id, fold, page_caller(game_id)), "live": True}
     if not waited:  # too many phones wait already: this one asks again later
         context["poll_delay"] = f"{current_app.config['LONG_POLL_RETRY_SECONDS']}s"
     return render_template("table_panel.html", **context)
@@ -334,7 +368,7 @@ def log_from(game_id: str, form: Any) -> Any:
             fold = fold_of(game_id)
             error = gettext("The table changed — check and tap again.")
     if htmx:
-        return render_template("table_panel.html", **table_context(game_id, fold, caller, error))
+        return render_template("table_panel.html", **table_context(game_id, fold, caller, error), live=True)
     if error:
         flash(error, "error")
     return redirect(url_for("pages.table", game_id=game_id))
@@ -345,6 +379,7 @@ def event_from_form(fold: Fold, form: Any, caller: Caller) -> dict[str, Any]:
     kind = form.get("type", "")
     declared = COMMON_EVENTS.get(kind) or fold.game.events.get(kind, {})
     body: dict[str, Any] = {"type": kind}
+    game = fold.header.game
     for name, field in declared.items():
         raw = form.get(name, "").strip()
         if name == "seat":
@@ -364,11 +399,13 @@ def event_from_form(fold: Fold, form: Any, caller: Caller) -> dict[str, Any]:
         elif isinstance(field, fields.List):
             values = form.getlist(name) if len(form.getlist(name)) > 1 else raw.replace(",", " ").split()
             if values or name in ("helpers",):
-                body[name] = [parse_value(v) for v in values]
+                body[name] = [parse_value(read_token(game, name, v)) for v in values]
         elif raw:
-            body[name] = parse_value(raw) if isinstance(field, fields.Integer) else raw
+            body[name] = parse_value(raw) if isinstance(field, fields.Integer) else read_token(game, name, raw)
     if caller.role != "spectator":
-        body["by"] = caller.by
+        # A host who plays this seat logs his own move as that seat; any other as the host.
+        own = caller.is_host and caller.seat is not None and body.get("seat") == caller.seat
+        body["by"] = caller.seat if own else caller.by
     return body
 
 
@@ -404,7 +441,7 @@ def history(game_id: str) -> str:
     caller = page_caller(game_id)
     at = seq_arg("at")
     then = referee().tables.fold_at(game_id, at) if at is not None else None
-    seat = caller.seat if caller.role == "seat" else None
+    seat = caller.seat
     events = [event_json(fold, e, caller) for e in referee().tables.store.events(game_id)]
     reasons = {e["seq"]: e.get("reason") for e in events if e["type"] == "void"}
     # Where it went wrong: the first flag, standing or withdrawn by a correction.

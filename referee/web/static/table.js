@@ -1,9 +1,13 @@
 // Live updates never wipe what a player is typing: the table is swapped in as soon as
 // another phone logs, and every field the player has changed since his last tap gets his
 // value back (found again by its form's type, seat and boutique and its own name), with
-// its <details> open, the focus and the caret. A form the player sends starts afresh.
+// its <details> open, the focus and the caret. A form the player sends starts afresh,
+// unless it comes back with an error: then what he sent is put back, to correct it.
+// Tap pickers: a button with data-append adds its card to the field data-target names
+// (data-undo takes the last one off), as if the player had typed it.
 (function () {
-  var typed = {};  // field key -> value the player entered
+  var typed = {};  // field key -> value the player entered (a list for checkboxes)
+  var sent = {};   // the same, for the form just sent
   var focused = null;
 
   function key(field) {
@@ -12,16 +16,48 @@
     var part = function (name) { var input = form.querySelector("[name='" + name + "']"); return input ? input.value : ""; };
     return [part("type"), part("seat"), part("boutique"), field.name].join("|");
   }
-  function fields(table) {
-    return table ? Array.prototype.slice.call(table.querySelectorAll("input:not([type=hidden]), select, textarea")) : [];
+  function fields(root) {
+    return root ? Array.prototype.slice.call(root.querySelectorAll("input:not([type=hidden]), select, textarea")) : [];
+  }
+  function choice(field) { return field.type === "radio" || field.type === "checkbox"; }
+  function remember(into, field) {
+    var k = key(field);
+    if (!k) return;
+    if (field.type === "checkbox") {
+      into[k] = fields(field.form).filter(function (f) { return key(f) === k && f.checked; }).map(function (f) { return f.value; });
+    } else if (field.type === "radio") {
+      if (field.checked) into[k] = field.value;
+    } else {
+      into[k] = field.value;
+    }
+  }
+  function restore(field, value) {
+    if (choice(field)) field.checked = Array.isArray(value) ? value.indexOf(field.value) >= 0 : value === field.value;
+    else field.value = value;
   }
 
   document.addEventListener("input", function (event) {
     var field = event.target;
-    if (field.closest && field.closest("#table") && key(field)) typed[key(field)] = field.value;
+    if (field.closest && field.closest("#table")) remember(typed, field);
+  });
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("button[data-append], button[data-undo]");
+    if (!button) return;
+    var field = document.getElementById(button.getAttribute("data-target") || button.getAttribute("data-undo"));
+    if (!field) return;
+    var tokens = field.value.split(/\s+/).filter(Boolean);
+    if (button.hasAttribute("data-append")) tokens.push(button.getAttribute("data-append"));
+    else tokens.pop();
+    field.value = tokens.join(" ");
+    field.dispatchEvent(new Event("input", { bubbles: true }));
   });
   document.addEventListener("htmx:beforeRequest", function (event) {
-    if (event.detail.requestConfig && event.detail.requestConfig.verb !== "get") typed = {};
+    if (event.detail.requestConfig && event.detail.requestConfig.verb !== "get") {
+      var form = event.detail.elt.closest ? event.detail.elt.closest("form") : null;
+      sent = {};
+      fields(form).forEach(function (field) { remember(sent, field); });
+      typed = {};
+    }
   });
   document.addEventListener("htmx:beforeSwap", function () {
     var active = document.activeElement;
@@ -29,17 +65,21 @@
     focused = inTable ? { key: key(active), start: active.selectionStart, end: active.selectionEnd } : null;
   });
   document.addEventListener("htmx:afterSwap", function () {
-    fields(document.getElementById("table")).forEach(function (field) {
+    var table = document.getElementById("table");
+    var refused = table && table.querySelector(".flash[role=alert]");
+    var values = refused ? Object.assign({}, sent, typed) : typed;
+    fields(table).forEach(function (field) {
       var k = key(field);
       var isFocused = focused && focused.key === k;
-      if (!(k in typed) && !isFocused) return;
-      if (k in typed) field.value = typed[k];
+      if (!(k in values) && !isFocused) return;
+      if (k in values) restore(field, values[k]);
       var details = field.closest("details");
       if (details) details.open = true;
-      if (isFocused) {
+      if (isFocused && !choice(field)) {
         field.focus();
         try { field.setSelectionRange(focused.start, focused.end); } catch (e) { /* not a text field */ }
       }
     });
+    if (!refused) sent = {};
   });
 })();

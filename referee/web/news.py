@@ -1,0 +1,92 @@
+"""What just happened, said as the table says it: the line above the cards after a move.
+
+Read from the game's view and result after the last move (no replay): a round won, a
+player out with a position, a game over with the coming exchange, an auction won, a
+round scored. Sentences go through gettext, so they are German when German is chosen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from flask_babel import gettext, ngettext
+
+from ..replay import Fold
+
+Event = Mapping[str, Any]
+
+
+def news(fold: Fold, view: Mapping[str, Any], last: Event | None) -> list[str]:
+    """Sentences about the table's last move (`last`: the latest event, voids and notes
+    aside); empty when there is nothing to tell."""
+    if last is None or fold.outcome is not None:
+        return []
+    tell = TELLERS.get(fold.header.game)
+    return tell(fold, view, last) if tell else []
+
+
+def karriere_poker(fold: Fold, view: Mapping[str, Any], last: Event) -> list[str]:
+    said = []
+    names = fold.header.seats
+    player = names[last["seat"]] if "seat" in last else None
+    out = view["out"]
+    if last["type"] == "play" and out and out[-1]["player"] == player:
+        said.append(gettext("%(name)s is out: %(position)s.", name=player, position=out[-1]["position"]))
+    if view["round_won_by"] and view["phase"] == "lead":
+        winner, leader = view["round_won_by"], view["turn"]
+        if winner == leader:
+            said.append(gettext("%(name)s wins the round and leads.", name=winner))
+        else:
+            said.append(gettext("%(name)s wins the round; %(leader)s leads.", name=winner, leader=leader))
+    detail = fold.result().detail
+    if view["phase"] == "deal" and detail["games"] and last["type"] in ("play", "pass"):
+        game = detail["games"][-1]
+        finish = " · ".join(f"{row['position']} {row['player']}" for row in game["finish"])
+        said.append(gettext("Game %(number)s is over: %(finish)s.", number=game["game"], finish=finish))
+        for pair in detail["next_exchange"]:
+            said.append(ngettext(
+                "Next game: %(worse)s (%(worse_position)s) gives %(better)s (%(better_position)s) the highest card; %(better)s gives back the lowest.",
+                "Next game: %(worse)s (%(worse_position)s) gives %(better)s (%(better_position)s) the %(num)s highest cards; %(better)s gives back the %(num)s lowest.",
+                pair["count"], **{k: v for k, v in pair.items() if k != "count"},
+            ))
+    return said
+
+
+def employee_of_the_month(fold: Fold, view: Mapping[str, Any], last: Event) -> list[str]:
+    auctions = fold.result().detail["auctions"]
+    if view["phase"] not in ("reveal", "over") or last["type"] not in ("bid", "pass") or not auctions:
+        return []
+    auction = auctions[-1]
+    if auction["winner"] is None:
+        return [gettext("Auction %(number)s: nobody bid.", number=auction["auction"])]
+    return [gettext(
+        "%(name)s wins auction %(number)s with %(card)s: distrust %(distrust)s and %(points)s.",
+        name=auction["winner"], number=auction["auction"], card=auction["card"], distrust=auction["distrust"], points=auction["points"],
+    )]
+
+
+def ftw(fold: Fold, view: Mapping[str, Any], last: Event) -> list[str]:
+    rounds = fold.result().detail["rounds"]
+    if last["type"] != "reveal" or view["phase"] != "play" or view["pile"] or not rounds:
+        return []
+    scored = rounds[-1]
+    scores = " · ".join(f"{name} {points}" for name, points in scored["scores"].items())
+    return [gettext("Round %(number)s is scored: %(scores)s.", number=scored["round"], scores=scores)]
+
+
+def senators(fold: Fold, view: Mapping[str, Any], last: Event) -> list[str]:
+    if view["phase"] != "deciding" or last["type"] != "bid":
+        return []
+    return [
+        gettext("%(name)s bids most for %(card)s: %(price)s.", name=high["bidder"], card=card, price=high["price"])
+        for card, high in view["auction"]["high"].items()
+    ] or [gettext("Nobody bid in this auction.")]
+
+
+TELLERS: dict[str, Callable[[Fold, Mapping[str, Any], Event], list[str]]] = {
+    "karriere-poker": karriere_poker,
+    "employee-of-the-month": employee_of_the_month,
+    "ftw": ftw,
+    "senators": senators,
+}

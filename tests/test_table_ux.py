@@ -152,3 +152,32 @@ def test_the_table_says_how_a_round_of_ftw_was_scored(client: FlaskClient) -> No
     assert said == ["Round 1 is scored: " + " · ".join(f"{name} {points}" for name, points in scores.items()) + "."]
     game_id = client.post("/import", data={"text": write_record(record.header, record.events[:45])}).headers["Location"].split("/")[2]
     assert news(table(client, game_id)) == []  # one hand still to reveal
+
+
+def in_german(client: FlaskClient) -> FlaskClient:
+    client.get("/lang/de")
+    return client
+
+
+def test_a_flag_is_a_german_sentence_when_german_is_chosen(client: FlaskClient) -> None:
+    game_id = kp_table(in_german(client))
+    log(client, game_id, type="play", seat=2, cards="9")  # Anna leads, not Cem
+    flag = re.search(r'<div class="flag" role="alert" data-rule="kp.turn">(.*?)</div>', table(client, game_id), re.S).group(1)  # type: ignore[union-attr]
+    assert "Dieser Platz ist nicht am Zug (auch: ein Spieler, der schon raus ist)." in flag
+    assert "Anna starts this round, not Cem." in flag  # the move's own words follow, marked English
+    history = client.get(f"/g/{game_id}/history").get_data(as_text=True)
+    assert "Dieser Platz ist nicht am Zug" in history and "spielt" in history
+
+
+def test_the_rules_page_is_german_for_every_rule_of_every_game(client: FlaskClient) -> None:
+    from referee.games import GAMES
+    from referee.replay import CORE_RULES
+
+    english = {game: client.get(f"/rules/{game}").get_data(as_text=True) for game in GAMES}
+    in_german(client)
+    for game, rules in GAMES.items():
+        page = client.get(f"/rules/{game}?rule={next(iter(rules.rules))}").get_data(as_text=True)
+        for rule, text in {**CORE_RULES, **rules.rules}.items():
+            line = re.search(rf'<li id="{re.escape(rule)}"[^>]*><strong>{re.escape(rule)}</strong>: (.*?)</li>', page).group(1)  # type: ignore[union-attr]
+            assert line and line != text.replace("'", "&#39;") and text.replace("'", "&#39;") in english[game], rule
+        assert "Die genannte Regel" in page and 'class="cited"' in page

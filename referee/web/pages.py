@@ -70,7 +70,7 @@ def init_app(app: Flask) -> None:
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = compile_translations(Path(app.instance_path) / "translations")
     babel.init_app(app, locale_selector=choose_language)
     app.register_blueprint(bp)
-    app.jinja_env.globals.update(GAMES=GAMES, card_label=card_label, get_locale=get_locale, receipt_qr=qr_svg)
+    app.jinja_env.globals.update(GAMES=GAMES, card_label=card_label, flag_sentence=flag_sentence, get_locale=get_locale, receipt_qr=qr_svg)
 
 
 def compile_translations(target: Path) -> str:
@@ -114,6 +114,21 @@ def card_label(card: Any) -> Markup:
     if kind not in words:
         return Markup.escape(card)
     return Markup('<small class="kind {}">{}</small>&nbsp;{}').format(kind, words[kind], value)
+
+
+def rule_texts(game: str) -> dict[str, str]:
+    """Each rule id of a game (core rules first) and, in the chosen language, when it is broken."""
+    return {rule: gettext(text) for rule, text in {**CORE_RULES, **GAMES[game].rules}.items()}
+
+
+def flag_sentence(game: str, flag: dict[str, Any]) -> Markup:
+    """A flag for the table. The games word their flags in English with the names and cards
+    of the move; in German the rule's own German sentence leads and that detail follows."""
+    message = flag.get("message") or ""
+    if get_locale().language == "en" or flag.get("rule") not in rule_texts(game):
+        return Markup.escape(message)
+    german = rule_texts(game)[flag["rule"]]
+    return Markup('{}<br><small class="muted" lang="en">{}</small>').format(german[:1].upper() + german[1:] + ".", message)
 
 
 # --- who is at this phone --------------------------------------------------------------------
@@ -532,7 +547,7 @@ def rules(game: str) -> str:
     `back` leads back to the table (a path of this site only)."""
     if game not in GAMES:
         abort(404, "There is no such game.")
-    texts = {**CORE_RULES, **GAMES[game].rules}
+    texts = rule_texts(game)
     cited = request.args.get("rule")
     back = request.args.get("back", "")
     return render_template("rules.html", game=GAMES[game], texts=texts, cited=cited if cited in texts else None,

@@ -169,7 +169,7 @@ def test_four_phones_play_a_karriere_poker_round_with_a_flag_voided_and_relogged
     ben.locator("button[name=pick][value='9']").click()
     for name in ("Cem", "Dora"):
         expect(phones[name].locator("#table")).to_contain_text("Your turn", timeout=2000)
-        phones[name].get_by_role("button", name="Pass").click()
+        phones[name].locator(".turnbar").get_by_role("button", name="Pass").click()  # one tap, in sight
     for page in phones.values():
         expect(page.locator("#table")).to_contain_text("Ben's turn" if page is not ben else "Your turn", timeout=2000)
     shot(ben, "kp-round-won-by-ben")
@@ -375,3 +375,91 @@ def test_a_live_update_never_wipes_what_a_player_is_typing(server: str, browser:
     anna.keyboard.type(" 5", delay=200)
     expect(anna.get_by_label("My cards as dealt")).to_have_value("1 2 2 5")
     shot(anna, "live-update-kept-input")
+
+
+def in_sight(page: Page, selector: str) -> bool:
+    """Whether the element is wholly inside the 360×640 screen as it is, without scrolling."""
+    box = page.locator(selector).bounding_box()
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"] and box["x"] + box["width"] <= PHONE["width"] + 1
+
+
+def test_the_turn_bar_is_in_sight_without_scrolling(server: str, browser: Browser) -> None:
+    host, phones = new_table(browser, server, "karriere-poker", ["Anna", "Ben", "Cem", "Dora"], ("Anna", "Ben"))
+    anna, ben = phones["Anna"], phones["Ben"]
+    host.get_by_role("link", name="To the table").click()
+    host.select_option("#dealer", label="Dora")
+    host.get_by_role("button", name="Cards are dealt").click()
+    expect(anna.locator(".turnbar.mine")).to_contain_text("Your turn", timeout=3000)
+    assert in_sight(anna, ".turnbar") and anna.title().startswith("▶ Your turn")
+    assert anna.evaluate("getComputedStyle(document.querySelector('.turnbar')).backgroundColor") != ben.evaluate(
+        "getComputedStyle(document.querySelector('.turnbar')).backgroundColor")  # coloured for the player whose turn it is
+    expect(ben.locator(".turnbar")).to_contain_text("Anna's turn")
+    shot(anna, "turn-bar-your-turn")
+    anna.locator(".turnbar").get_by_role("link", name="Your move").click()
+    assert in_sight(anna, "button[name=pick][value='7']")  # the move is one tap away
+    anna.locator("button[name=pick][value='7']").click()
+    expect(ben.locator(".turnbar.mine")).to_contain_text("Your turn", timeout=3000)
+    assert in_sight(ben, ".turnbar button:has-text('Pass')")
+    ben.locator(".turnbar").get_by_role("button", name="Pass").click()
+    expect(ben.locator(".turnbar")).to_contain_text("Cem's turn", timeout=3000)
+    expect(ben).not_to_have_title("▶ Your turn · Karriere Poker · Table Referee")
+
+    # The host logs two 8s for Cem over Anna's single 7: flagged; the host's bar shows the
+    # flag with its Void, in sight, and one tap (and a confirmation) withdraws it.
+    host.select_option("#count", "2")
+    host.locator("button[name=pick][value='8']").click()
+    bar = host.locator(".turnbar")
+    expect(bar).to_contain_text("kp.raise.count", timeout=3000)
+    assert in_sight(host, ".turnbar button:has-text('Void')")
+    host.once("dialog", lambda dialog: dialog.accept())
+    bar.get_by_role("button", name="Void").click()
+    expect(host.locator(".flag[data-rule='kp.raise.count']")).to_have_count(0, timeout=3000)
+    expect(bar).not_to_contain_text("kp.raise.count")
+
+
+def test_employee_of_the_month_cards_by_tapping_and_a_refusal_keeps_the_input(server: str, browser: Browser) -> None:
+    host = phone(browser).new_page()
+    host.goto(f"{server}/new?game=employee-of-the-month")
+    host.fill("#seats", "Anna\nBen\nCem")
+    host.get_by_role("button", name="Start the game").click()
+    host.get_by_role("link", name="To the table").click()
+    row = host.locator("#row")
+    row.fill("c3 x7")  # a typo: refused in players' words, and what was sent comes back
+    host.locator("label.pick:has(input[name=distrust][value='2'])").click()
+    host.locator("label.pick:has(input[name=points][value='plus-4'])").click()
+    host.get_by_role("button", name="Start").click()
+    expect(host.locator(".flash[role=alert]")).to_contain_text("“x7” is not a favour card", timeout=3000)
+    expect(host.locator("#row")).to_have_value("c3 x7")
+    expect(host.locator("input[name=distrust][value='2']")).to_be_checked()
+    expect(host.locator("input[name=points][value='plus-4']")).to_be_checked()
+    shot(host, "eotm-start-refused-kept")
+    host.locator("button[data-undo=row]").click()
+    for token in ("b10", "c7", "c1", "b2", "b5", "c9"):
+        host.locator(f"button[data-append='{token}']").click()
+    expect(host.locator("#row")).to_have_value("c3 b10 c7 c1 b2 b5 c9")
+    assert_phone_friendly(host)
+    host.get_by_role("button", name="Start").click()
+    expect(host.locator(".turnbar")).to_contain_text("Anna's turn", timeout=3000)
+    expect(host.locator("#table")).to_contain_text("Boss\u00a010")
+    shot(host, "eotm-started-by-tapping")
+
+
+PAGES = ("", "/new?game=senators", "/import", "/g/{id}", "/g/{id}/host", "/g/{id}/seats", "/g/{id}/history",
+         "/g/{id}/history?at=3", "/g/{id}/result", "/rules/{game}?rule={rule}")
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_screenshot_of_every_page_in_english_and_german(server: str, browser: Browser, imported: dict[str, str], language: str) -> None:
+    context = phone(browser)
+    context.add_cookies([{"name": "lang", "value": language, "url": server}])
+    page = context.new_page()
+    for sample, game, rule in (("karriere-poker-5-players-flags", "karriere-poker", "kp.turn"),
+                               ("employee-of-the-month-5-players-flags", "employee-of-the-month", "eotm.turn"),
+                               ("senators-4-players-flags", "senators", "sen.turn")):
+        for path in PAGES:
+            url = path.format(id=imported[sample], game=game, rule=rule)
+            page.goto(f"{server}{url}")
+            assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], (language, url)
+            assert page.locator("html").get_attribute("lang") == language
+            name = url.strip("/").replace("/", "-").replace("?", "-").replace("=", "-").replace(imported[sample], sample) or "home"
+            shot(page, f"page-{name}-{language}")

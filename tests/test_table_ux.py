@@ -181,3 +181,15 @@ def test_the_rules_page_is_german_for_every_rule_of_every_game(client: FlaskClie
             line = re.search(rf'<li id="{re.escape(rule)}"[^>]*><strong>{re.escape(rule)}</strong>: (.*?)</li>', page).group(1)  # type: ignore[union-attr]
             assert line and line != text.replace("'", "&#39;") and text.replace("'", "&#39;") in english[game], rule
         assert "Die genannte Regel" in page and 'class="cited"' in page
+
+
+def test_the_end_of_a_game_is_said_in_german_with_the_games_own_words_after(client: FlaskClient) -> None:
+    text = (EVENTS_DIR / "karriere-poker-4-players.jsonl").read_text(encoding="utf-8")
+    game_id = client.post("/import", data={"text": text}).headers["Location"].split("/")[2]
+    state = client.get(f"/api/games/{game_id}").json
+    winner, reason = state["ranking"][0][0], state["outcome"]["reason"]
+    in_german(client)
+    for path in (f"/g/{game_id}", f"/g/{game_id}/result"):
+        assert f'{winner} gewinnt. <small class="muted" lang="en">({reason})</small>' in client.get(path).get_data(as_text=True)
+    client.get("/lang/en")
+    assert f"Game over: {reason}" in text_of(table(client, game_id))

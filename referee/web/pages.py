@@ -31,7 +31,7 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import Babel, get_locale, gettext
+from flask_babel import Babel, get_locale, gettext, ngettext
 from flask_htmx import HTMX
 from flask_wtf.csrf import CSRFProtect
 from markupsafe import Markup
@@ -41,6 +41,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from ..access import SPECTATOR, AccessDenied, Caller, SeatTaken, normalise_code
 from ..games import GAMES, find_game
 from ..record import COMMON_EVENTS, FORMAT, MAX_SEQ, RecordError, parse_header, read_record
+from ..games.base import Termination
 from ..replay import CORE_RULES, Fold, flag_json
 from ..store import Conflict, UnknownGame
 from . import record_download, referee, refusal
@@ -70,7 +71,7 @@ def init_app(app: Flask) -> None:
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = compile_translations(Path(app.instance_path) / "translations")
     babel.init_app(app, locale_selector=choose_language)
     app.register_blueprint(bp)
-    app.jinja_env.globals.update(GAMES=GAMES, card_label=card_label, flag_sentence=flag_sentence, get_locale=get_locale, receipt_qr=qr_svg)
+    app.jinja_env.globals.update(GAMES=GAMES, card_label=card_label, flag_sentence=flag_sentence, end_sentence=end_sentence, get_locale=get_locale, receipt_qr=qr_svg)
 
 
 def compile_translations(target: Path) -> str:
@@ -129,6 +130,19 @@ def flag_sentence(game: str, flag: dict[str, Any]) -> Markup:
         return Markup.escape(message)
     german = rule_texts(game)[flag["rule"]]
     return Markup('{}<br><small class="muted" lang="en">{}</small>').format(german[:1].upper() + german[1:] + ".", message)
+
+
+def end_sentence(fold: Fold) -> Markup:
+    """Why the game is over. A reason the host typed (`end`) is shown as typed; the games
+    word their own ending in English, so in German the winners lead and that detail follows."""
+    outcome = fold.outcome
+    if outcome is None:
+        return Markup("")
+    if get_locale().language == "en" or outcome.termination is Termination.TABLE_END:
+        return Markup.escape(outcome.reason)
+    first = fold.result().ranking[0] if fold.result().ranking else []
+    lead = ngettext("%(names)s wins.", "%(names)s win.", len(first), names=" & ".join(first)) if first else ""
+    return Markup('{} <small class="muted" lang="en">({})</small>').format(lead, outcome.reason)
 
 
 # --- who is at this phone --------------------------------------------------------------------
@@ -369,7 +383,7 @@ def log_from(game_id: str, form: Any) -> Any:
         body = event_from_form(fold, form, caller)
         error = refusal(game_id, caller, body)
     except RecordError as problem:
-        error = str(problem)
+        error = gettext("Nothing was logged: %(problem)s", problem=str(problem))
     if error is None:
         # The seq the phone's page showed: when the table has moved on, nothing is stored.
         expected = parse_value(form.get("expected_seq") or "")
@@ -378,7 +392,7 @@ def log_from(game_id: str, form: Any) -> Any:
                                                key=caller.idempotency_key(form.get("key") or None))
             fold = appended.fold
         except RecordError as problem:
-            error = str(problem)
+            error = gettext("Nothing was logged: %(problem)s", problem=str(problem))
         except Conflict:
             fold = fold_of(game_id)
             error = gettext("The table changed — check and tap again.")

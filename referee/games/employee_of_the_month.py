@@ -15,6 +15,7 @@ Spec: shared/rules/employee-of-the-month.md. Decisions where the spec is silent:
 from __future__ import annotations
 
 import re
+from functools import cache
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -32,6 +33,7 @@ FAVOUR = re.compile(r"(colleague|boss)-(\d+)")
 POINTS = re.compile(r"(plus|popularity)-(\d+)")
 
 
+@cache  # a few dozen cards, looked up on every bid of a replay
 def kind_and_value(card: str | int) -> tuple[str, int]:
     """("boss", 7) for "boss-7"; ("distrust", 3) for 3."""
     if isinstance(card, int):
@@ -40,6 +42,7 @@ def kind_and_value(card: str | int) -> tuple[str, int]:
     return kind, int(value)
 
 
+@cache
 def rank(card: str) -> tuple[int, int]:
     """Favour card order: value first; at equal value boss above colleague."""
     kind, value = kind_and_value(card)

@@ -309,6 +309,7 @@ def main() -> None:
         figures = interleaved(rounds, **other_table_sides(path, game, header))
         print(f"(g) a move at another table while a void of event 100 replays 10,000 events: "
               f"during/alone {spread(ratios(figures, 'during', 'alone'))}; alone {statistics.median(figures['alone']) * 1000:.2f} ms")
+        path, game = long_game(folder, "restart-kp", header, events)  # untouched by the voids above
         figures = interleaved(rounds, **cold_start_sides(path, game))
         print(f"(h) first read of a 10,000-event game after a restart: {spread([v * 1000 for v in figures['restart']], 1)} ms; "
               f"restart/raw read {spread(ratios(figures, 'restart', 'raw'))}")

@@ -166,7 +166,7 @@ def test_a_flag_is_a_german_sentence_when_german_is_chosen(client: FlaskClient) 
     assert "Dieser Platz ist nicht am Zug (auch: ein Spieler, der schon raus ist)." in flag
     assert "Anna starts this round, not Cem." in flag  # the move's own words follow, marked English
     history = client.get(f"/g/{game_id}/history").get_data(as_text=True)
-    assert "Dieser Platz ist nicht am Zug" in history and "spielt" in history
+    assert "Dieser Platz ist nicht am Zug" in history and "spielt" in history and "Geber:" in history
 
 
 def test_the_rules_page_is_german_for_every_rule_of_every_game(client: FlaskClient) -> None:

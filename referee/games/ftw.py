@@ -260,57 +260,44 @@ class Ftw(Game[State]):
             places=places,
         )
 
-    def _lay_down(self, state: State, seat: int, played: int, place: Place) -> State:
-        """A card leaves a seat's hand for the pile or the helper row."""
+    def _laid_down(self, state: State, seat: int, played: int, places: dict[int, Place], size: int) -> dict[str, Any]:
+        """The changes when a card leaves a seat's hand (for the pile or the helper row),
+        with the places of the cards the move shifts and the hand's new size; the move adds
+        its own and makes one copy of the state (a move is the hot path of every replay).
+        Then the next seat's turn, or the reveal when the mover holds one card."""
         hand = state.hands[seat]
-        return evolve(
-            state,
-            places={**state.places, played: place},
-            known=replace_at(state.known, seat, state.known[seat] - {played}),
-            hands=replace_at(state.hands, seat, None if hand is None else hand - {played}),
-            played=replace_at(state.played, seat, state.played[seat] | {played}),
-        )
+        return {
+            "places": {**state.places, **places},
+            "known": replace_at(state.known, seat, state.known[seat] - {played}),
+            "hands": replace_at(state.hands, seat, None if hand is None else hand - {played}),
+            "played": replace_at(state.played, seat, state.played[seat] | {played}),
+            "sizes": replace_at(state.sizes, seat, size),
+            **({"revealing": True} if size == 1 else {"turn": (seat + 1) % state.seat_count}),
+        }
 
     def _high(self, state: State, event: Event) -> State:
         seat, played = event["seat"], event["card"]
-        state = self._lay_down(state, seat, played, PILE)
-        state = evolve(state, pile=(*state.pile, played), sizes=replace_at(state.sizes, seat, state.sizes[seat] - 1))
-        return self._after_move(state, seat)
+        return evolve(state, **self._laid_down(state, seat, played, {played: PILE}, state.sizes[seat] - 1), pile=(*state.pile, played))
 
     def _low(self, state: State, event: Event) -> State:
         seat, played, take = event["seat"], event["card"], event["take"]
-        state = self._lay_down(state, seat, played, ("helper", seat))
-        places = {**state.places, **{c: OUT for c in state.pile}, take: ("hand", seat)}
-        hand = state.hands[seat]
-        state = evolve(
-            state,
-            pile=(),
-            places=places,
-            helpers=replace_at(state.helpers, seat, (*state.helpers[seat], played)),
-            known=replace_at(state.known, seat, state.known[seat] | {take}),
-            hands=replace_at(state.hands, seat, None if hand is None else hand | {take}),
-        )
-        return self._after_move(state, seat)
+        changes = self._laid_down(state, seat, played, {played: ("helper", seat), **{c: OUT for c in state.pile}, take: ("hand", seat)}, state.sizes[seat])
+        hands, known = changes["hands"], changes["known"]
+        changes["hands"] = replace_at(hands, seat, None if hands[seat] is None else hands[seat] | {take})
+        changes["known"] = replace_at(known, seat, known[seat] | {take})
+        return evolve(state, **changes, pile=(), helpers=replace_at(state.helpers, seat, (*state.helpers[seat], played)))
 
     def _boost(self, state: State, event: Event) -> State:
         seat, played, used = event["seat"], event["card"], event["helpers"]
-        state = self._lay_down(state, seat, played, PILE)
         unused = list(state.helpers[seat])
         for helper in used:
             unused.remove(helper)
-        state = evolve(
+        return evolve(
             state,
+            **self._laid_down(state, seat, played, {played: PILE, **{h: OUT for h in used}}, state.sizes[seat] - 1),
             pile=(*state.pile, played),
-            places={**state.places, **{h: OUT for h in used}},
             helpers=replace_at(state.helpers, seat, tuple(unused)),
-            sizes=replace_at(state.sizes, seat, state.sizes[seat] - 1),
         )
-        return self._after_move(state, seat)
-
-    def _after_move(self, state: State, seat: int) -> State:
-        if state.sizes[seat] == 1:
-            return evolve(state, revealing=True)
-        return evolve(state, turn=(seat + 1) % state.seat_count)
 
     def _reveal(self, state: State, event: Event) -> State:
         seat, cards = event["seat"], tuple(event["cards"])

@@ -75,8 +75,13 @@ def add(a: Counts, b: Counts, sign: int = 1) -> Counts:
     return tuple(map(operator.add if sign > 0 else operator.sub, a, b))
 
 
-def contains(hand: Counts, cards: Counts) -> bool:
-    return all(map(operator.ge, hand, cards))
+def shifted(counts: Counts, cards: Sequence[int | str], sign: int = 1) -> Counts:
+    """`counts` with these cards added (or taken away, sign -1): a play touches one or two
+    places of the multiset, so this is cheaper than counting the play and adding."""
+    result = list(counts)
+    for card in cards:
+        result[JOKER_VALUE if card == JOKER else card] += sign  # type: ignore[index]
+    return tuple(result)
 
 
 def sorted_cards(counts: Counts) -> list[int | str]:
@@ -390,11 +395,11 @@ class KarrierePoker(Game[State]):
                 "kp.hand.size",
                 f"{name} played {card_count(len(cards), 'card')} but holds only {state.sizes[seat]}.",
             )
-        short = self._over_supply(state, add(state.played, to_counts(cards)))
+        short = self._over_supply(state, shifted(state.played, cards))
         if short:
             yield Violation("kp.deck.supply", f"{name} played {describe(cards)}, but the deck has only {short}.")
         hand = state.hands[seat]
-        if hand is not None and not contains(hand, to_counts(cards)):
+        if hand is not None and min(shifted(hand, cards, -1)) < 0:
             yield Violation("kp.hand.cards", f"{name} played {describe(cards)}, but does not hold them.", frozenset({seat}))
 
     # --- effects: each folds a legal event into a new state ------------------------------
@@ -472,7 +477,6 @@ class KarrierePoker(Game[State]):
 
     def _play(self, state: State, event: Event) -> State:
         seat, cards = event["seat"], event["cards"]
-        played = to_counts(cards)
         hand, change = state.hands[seat], state.changes[seat]
         sizes = replace_at(state.sizes, seat, state.sizes[seat] - len(cards))
         if state.leader is not None:  # a lead: everyone else still holding cards acts once
@@ -484,9 +488,9 @@ class KarrierePoker(Game[State]):
         state = evolve(
             state,
             sizes=sizes,
-            hands=replace_at(state.hands, seat, None if hand is None else add(hand, played, -1)),
-            changes=replace_at(state.changes, seat, None if change is None else add(change, played, -1)),
-            played=add(state.played, played),
+            hands=replace_at(state.hands, seat, None if hand is None else shifted(hand, cards, -1)),
+            changes=replace_at(state.changes, seat, None if change is None else shifted(change, cards, -1)),
+            played=shifted(state.played, cards),
             out=(*state.out, seat) if sizes[seat] == 0 else state.out,
             leader=None,
             lead_count=lead_count,

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
@@ -132,16 +133,17 @@ class State:
     gossiped: frozenset[int] = frozenset()  # shoppers who passed a gossip card today
     ball: Mapping[int, int] = field(default_factory=dict)  # shopper -> elegance entered
 
-    # --- roles ---
-    @property
+    # --- roles: the seating never changes after the start, so each is worked out once and
+    # `evolve` carries it to every later state with the rest (asked on most events) ---
+    @cached_property
     def ladies(self) -> tuple[int, ...]:
         return tuple(lady for lady, _ in self.teams)
 
-    @property
+    @cached_property
     def gentlemen(self) -> tuple[int, ...]:
         return tuple(gentleman for _, gentleman in self.teams)
 
-    @property
+    @cached_property
     def shoppers(self) -> tuple[int, ...]:
         return (*self.ladies, *(() if self.courtesan is None else (self.courtesan,)))
 
@@ -177,7 +179,7 @@ class State:
 
     @property
     def over(self) -> bool:
-        return len(self.ball) == len(self.shoppers)
+        return bool(self.ball) and len(self.ball) == len(self.shoppers)  # asked after every event
 
 
 class LadiesAndGentlemen(Game[State]):

@@ -200,7 +200,12 @@ class State:
 
     @property
     def over(self) -> bool:
-        return self.wars >= WARS_TO_END or len(self.alive_seats) <= 1
+        return self.wars >= WARS_TO_END or self.players_left <= 1
+
+    @property
+    def players_left(self) -> int:
+        """How many still have senators (asked after every event: no list is built)."""
+        return sum(1 for senators in self.senators if senators > 0)
 
     def others_from_left(self, seat: int) -> tuple[int, ...]:
         """The other seats still in the game, clockwise from `seat`'s left."""
@@ -688,7 +693,7 @@ class Senators(Game[State]):
     def outcome(self, state: State) -> Outcome | None:
         if state.wars >= WARS_TO_END:
             return Outcome(Termination.FINISHED, "the 4th war was drawn")
-        if len(state.alive_seats) <= 1:
+        if state.players_left <= 1:
             return Outcome(Termination.FINISHED, "only one player has senators left")
         return None
 

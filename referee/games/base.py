@@ -94,10 +94,10 @@ def evolve(state: S, **changes: Any) -> S:
     fold makes one of these per event, so this is the hot path of every replay. The
     states are frozen dataclasses without `__post_init__` or slots.
     """
-    copy = object.__new__(type(state))
-    fields_of_copy = copy.__dict__
-    fields_of_copy.update(state.__dict__)
+    fields_of_copy = state.__dict__.copy()
     fields_of_copy.update(changes)
+    copy = object.__new__(type(state))
+    object.__setattr__(copy, "__dict__", fields_of_copy)  # frozen: set past the dataclass
     return copy
 
 

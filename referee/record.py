@@ -216,8 +216,12 @@ def _plain_check(item: fields.Field) -> Callable[[Any, str, Any], Any]:
         return check_list
 
     def deserialize(value: Any, name: str, data: Any) -> Any:
+        # What Field.deserialize does for a value that is there and not None, without its
+        # checks for missing and None values (those go to the schema).
+        if value is None:
+            raise _Slow
         try:
-            return item.deserialize(value, name, data)
+            return validated(item._deserialize(value, name, data))
         except ValidationError:
             raise _Slow from None
 
@@ -332,9 +336,22 @@ def load_json(text: str | bytes, line: int | None = None) -> Any:
 def _valid_text(obj: Any, line: int | None) -> None:
     """Every string can be stored as UTF-8 (JSON allows lone surrogates like "\\ud800")."""
     try:
-        canonical(obj).encode("utf-8")
+        _encode_strings(obj)
     except UnicodeEncodeError:
         raise RecordError("text must be valid Unicode: it contains a lone surrogate (\\ud800–\\udfff)", line) from None
+
+
+def _encode_strings(obj: Any) -> None:
+    """Encode every string in a loaded event, keys too (cheaper than writing it as JSON)."""
+    if isinstance(obj, str):
+        obj.encode("utf-8")
+    elif isinstance(obj, dict):
+        for key, value in obj.items():
+            _encode_strings(key)
+            _encode_strings(value)
+    elif isinstance(obj, list):
+        for value in obj:
+            _encode_strings(value)
 
 
 def read_record(text: str) -> Record:

@@ -107,7 +107,7 @@ class Tables:
     ) -> Appended:
         """Store one event and judge it; see Store.append for what is refused."""
         with self._game_lock(game_id):
-            before = self.fold(game_id)
+            before = self._folds.get(game_id) or self.fold(game_id)  # stale only if another process wrote: judge sees it
             void = self._replayed_void(before, game_id, body)
             folded: list[tuple[Fold, list[Fold]]] = []
 

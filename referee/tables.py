@@ -120,7 +120,7 @@ class Tables:
                     # Another process wrote meanwhile: replayed whole, under the lock (rare).
                     self.store.drop_snapshots(game_id, 0)
                     taken = []
-                    fold = self._replay(before.header, [*self.store.events(game_id), event], None, taken)
+                    fold = replay(before.header, [*self.store.events(game_id), event], snapshots=taken, every=self.snapshot_every)
                 else:
                     fold = step(before, event)
                     taken = [fold] if fold.seq % self.snapshot_every == 0 else []
@@ -172,30 +172,26 @@ class Tables:
 
     def fold_at(self, game_id: str, seq: int) -> Fold:
         """The game as it stood after event `seq` (the history's "table as it was then")."""
-        header = self.store.header(game_id)
-        since = self._snapshot(game_id, header, seq + 1)
-        events = self.store.events(game_id, after=since.seq if since else 0)
-        if since is not None and self._reaches_back(since, events):
-            since, events = None, self.store.events(game_id)
-        return replay(header, events, upto=seq, since=since)
+        return self._replay_from_snapshot(game_id, self.store.header(game_id), seq + 1, [], upto=seq)[0]
 
-    def _replay_from_snapshot(self, game_id: str, header: Header, before: int, tail: list[dict[str, Any]]) -> tuple[Fold, list[Fold]]:
+    def _replay_from_snapshot(
+        self, game_id: str, header: Header, before: int, tail: list[dict[str, Any]], upto: int | None = None
+    ) -> tuple[Fold, list[Fold]]:
         """Replay the stored events (and `tail`) from the latest snapshot before seq
-        `before`: the fold, and the snapshots taken on the way."""
+        `before`, up to seq `upto`: the fold, and the snapshots taken on the way (not for a
+        fold of the past: they would not know the voids after `upto`)."""
         since = self._snapshot(game_id, header, before)
         events = [*self.store.events(game_id, after=since.seq if since else 0), *tail]
         if since is not None and self._reaches_back(since, events):
             since, events = None, [*self.store.events(game_id), *tail]
         taken: list[Fold] = []
-        return self._replay(header, events, since, taken), taken
+        every = self.snapshot_every if upto is None else 0
+        return replay(header, events, upto=upto, since=since, snapshots=taken, every=every), taken
 
     @staticmethod
     def _reaches_back(since: Fold, events: list[dict[str, Any]]) -> bool:
         """Whether a void after the snapshot withdraws an event before it (then it is stale)."""
         return any(target <= since.seq for target in valid_void_targets(events, since.void_seqs))
-
-    def _replay(self, header: Header, events: list[dict[str, Any]], since: Fold | None, snapshots: list[Fold]) -> Fold:
-        return replay(header, events, since=since, snapshots=snapshots, every=self.snapshot_every)
 
     def _snapshot(self, game_id: str, header: Header, before: int) -> Fold | None:
         """The latest usable kept fold before seq `before`, or None."""

@@ -184,10 +184,7 @@ def test_four_phones_play_a_karriere_poker_round_with_a_flag_voided_and_relogged
 
 
 def test_a_short_ftw_game_is_played_to_its_result_table(server: str, browser: Browser) -> None:
-    host = phone(browser).new_page()
-    host.goto(f"{server}/new?game=ftw")
-    host.fill("#seats", "Anna\nBen")
-    host.get_by_role("button", name="Start the game").click()
+    host, _ = new_table(browser, server, "ftw", ["Anna", "Ben"], ())
     host.get_by_role("link", name="To the table").click()
     for round_number, starter in ((1, 0), (2, 1)):  # 21 moves and 2 reveals a round
         # the starter lays 1, 3, 5, …, the other 2, 4, 6, … until the starter holds one card
@@ -418,10 +415,7 @@ def test_the_turn_bar_is_in_sight_without_scrolling(server: str, browser: Browse
 
 
 def test_employee_of_the_month_cards_by_tapping_and_a_refusal_keeps_the_input(server: str, browser: Browser) -> None:
-    host = phone(browser).new_page()
-    host.goto(f"{server}/new?game=employee-of-the-month")
-    host.fill("#seats", "Anna\nBen\nCem")
-    host.get_by_role("button", name="Start the game").click()
+    host, _ = new_table(browser, server, "employee-of-the-month", ["Anna", "Ben", "Cem"], ())
     host.get_by_role("link", name="To the table").click()
     row = host.locator("#row")
     row.fill("c3 x7")  # a typo: refused in players' words, and what was sent comes back

@@ -193,3 +193,18 @@ def test_the_end_of_a_game_is_said_in_german_with_the_games_own_words_after(clie
         assert f'{winner} gewinnt. <small class="muted" lang="en">({reason})</small>' in client.get(path).get_data(as_text=True)
     client.get("/lang/en")
     assert f"Game over: {reason}" in text_of(table(client, game_id))
+
+
+def test_in_ladies_and_gentlemen_the_bar_names_everyone_the_table_waits_for(client: FlaskClient) -> None:
+    # The 4-player sample just before its first bill (seq 13): the evening, nobody done yet.
+    # Ben and Dora are the gentlemen (teams Anna–Ben, Cem–Dora); the table waits for both.
+    record = read_record((EVENTS_DIR / "ladies-and-gentlemen-4-players.jsonl").read_text(encoding="utf-8"))
+    game_id = client.post("/import", data={"text": write_record(record.header, record.events[:12])}).headers["Location"].split("/")[2]
+    bar = re.search(r'<nav class="turnbar[^"]*".*?</nav>', table(client, game_id), re.S).group(0)  # type: ignore[union-attr]
+    assert "Waiting for: Ben, Dora" in text_of(bar) and "Log for Ben" in text_of(bar)
+    code = re.search(r'class="code"[^>]*>(\w+)<', client.get(f"/g/{game_id}/host").get_data(as_text=True)).group(1)  # type: ignore[union-attr]
+    ben, anna = client.application.test_client(), client.application.test_client()
+    ben.post(f"/g/{game_id}/seats/1", data={"code": code})
+    anna.post(f"/g/{game_id}/seats/0", data={"code": code})
+    assert '<nav class="turnbar mine"' in table(ben, game_id) and "▶ Your turn" in table(ben, game_id)
+    assert '<nav class="turnbar"' in table(anna, game_id)  # her part of the day is done

@@ -23,6 +23,9 @@ silent:
 - Gossip cards may be passed in any phase of a day; to someone who is not another
   shopper: `lg.role`. Received cards are passed on first; `discard-gossip` takes one the
   lady started with.
+- Players act at the same time, so `view.turn` is always null; `view.to_act` names who
+  the table waits for (a shopper alone in a boutique counts until she passes or the
+  evening begins). The phone's turn bar says "Your turn" to each of them.
 - At the Ball a tie of gifts and money (or of elegance and money) makes every tied party
   win, or be excluded; if a scandal excludes every team, no team wins.
 """
@@ -645,6 +648,26 @@ class LadiesAndGentlemen(Game[State]):
             return "shopping"
         return "afternoon" if state.visits else "morning"
 
+    @staticmethod
+    def _to_act(state: State, phase: str) -> list[int]:
+        """Who the table waits for now (players act at once in this game, not in turns):
+        gentlemen without a number in the morning, shoppers without a boutique in the
+        afternoon, whose turn it is in each boutique until its shoppers have passed, then
+        gentlemen not done with their bills and a courtesan with cards to hand on. The host's day and Ball are not a player's turn."""
+        if phase == "morning":
+            return [g for g in state.gentlemen if g not in state.numbers]
+        if phase == "afternoon":
+            return [s for s in state.shoppers if s not in state.visits]
+        if phase == "shopping":
+            turns = [shop.order[shop.next] for shop in state.boutiques.values() if shop.order and shop.order[shop.next] not in shop.passed]
+            if turns:
+                return turns
+            phase = "evening"  # every shopper is through: the bills come next
+        if phase == "evening":
+            waiting = [g for g in state.gentlemen if g not in state.done]
+            return waiting + ([state.courtesan] if state.courtesan is not None and state.to_give() else [])
+        return []
+
     def view(self, state: State, seat: int | None, outcome: Outcome | None = None) -> dict[str, Any]:
         names = state.names
         over = state.over or outcome is not None
@@ -654,6 +677,7 @@ class LadiesAndGentlemen(Game[State]):
             "day": state.day,
             "days": DAYS,
             "turn": None,
+            "to_act": [names[s] for s in self._to_act(state, phase)],
             "roles": {names[s]: state.role(s) for s in range(len(names))},
             "teams": [{"lady": names[l], "gentleman": names[g], "boutique": f"team-{l}"} for l, g in state.teams],
             "boutique_names": {f"team-{l}": names[l] for l in state.ladies},

@@ -320,7 +320,8 @@ def table_context(game_id: str, fold: Fold, caller: Caller, error: str | None = 
     recent = store.events(game_id, after=fold.seq - 6)
     view = fold.view(seat)
     moves = [e for e in recent if e["type"] not in ("note", "void") and not fold.withdrawn_at(e["seq"])]
-    my_turn = not finished and seat is not None and view.get("turn") == fold.header.seats[seat]
+    me = None if seat is None else fold.header.seats[seat]
+    my_turn = not finished and me is not None and (view.get("turn") == me or me in view.get("to_act", ()))
     title = fold.header.title or fold.game.title
     return {
         "game_id": game_id,

@@ -201,7 +201,7 @@ def _plain_check(item: fields.Field) -> Callable[[Any, str, Any], Any]:
                 raise _Slow from None
         return value
 
-    if isinstance(item, fields.Integer) and item.strict and type(item) in (fields.Integer, Seat):
+    if type(item) in (fields.Integer, Seat) and item.strict:
         return lambda value, name, data: validated(value) if type(value) is int else _slow()
     if type(item) is fields.String:
         return lambda value, name, data: validated(value) if type(value) is str else _slow()

@@ -8,8 +8,7 @@ hash), written in the same transaction as the event, so a deleted last row, a fo
 extra row or a chain recomputed after an edit no longer matches it, and players can keep
 the head hash as a receipt (`referee verify --head`). Snapshots of folds are a cache
 beside the log (see `referee.tables`): replaced and dropped freely, never read as events.
-WAL with synchronous=FULL, so an
-acknowledged event survives a crash or power loss. The append path uses `db.execute`
+WAL with synchronous=FULL, so an acknowledged event survives a crash or power loss. The append path uses `db.execute`
 inside `BEGIN IMMEDIATE` (the connection's own `execute`: the move is the hot path):
 `Table.insert` re-reads the schema on every call.
 

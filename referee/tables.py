@@ -27,7 +27,7 @@ import pickle
 import sys
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +47,7 @@ def rules_fingerprint() -> str:
 
 
 FINGERPRINT = rules_fingerprint()
+KEPT_FIELDS = [f.name for f in fields(Fold) if f.name not in ("header", "game")]  # those come from the store
 
 
 @dataclass(frozen=True)
@@ -199,10 +200,9 @@ class Tables:
         if kept is None:
             return None
         try:
-            parts = pickle.loads(kept[1])
+            return Fold(header, header.rules, **pickle.loads(kept[1]))
         except Exception:  # written by other code: replay instead
             return None
-        return Fold(header, header.rules, *parts)
 
     def _keep(self, game_id: str, folds: list[Fold]) -> None:
         """Keep snapshots in the store; the game and header come from the store again."""
@@ -210,7 +210,7 @@ class Tables:
             game_id,
             FINGERPRINT,
             [
-                (f.seq, pickle.dumps((f.state, f.seq, f.outcome, f.violations, f.withdrawn, f.void_seqs, f.logged_once)))
+                (f.seq, pickle.dumps({name: getattr(f, name) for name in KEPT_FIELDS}))
                 for f in folds
             ],
         )

@@ -39,8 +39,8 @@ def karriere_poker(fold: Fold, view: Mapping[str, Any], last: Event) -> list[str
             said.append(gettext("%(name)s wins the round and leads.", name=winner))
         else:
             said.append(gettext("%(name)s wins the round; %(leader)s leads.", name=winner, leader=leader))
-    detail = fold.result().detail
-    if view["phase"] == "deal" and detail["games"] and last["type"] in ("play", "pass"):
+    if view["phase"] == "deal" and view["game"] and last["type"] in ("play", "pass"):
+        detail = fold.result().detail  # the finish of the game just over, and the exchange
         game = detail["games"][-1]
         finish = " · ".join(f"{row['position']} {row['player']}" for row in game["finish"])
         said.append(gettext("Game %(number)s is over: %(finish)s.", number=game["game"], finish=finish))
@@ -54,10 +54,9 @@ def karriere_poker(fold: Fold, view: Mapping[str, Any], last: Event) -> list[str
 
 
 def employee_of_the_month(fold: Fold, view: Mapping[str, Any], last: Event) -> list[str]:
-    auctions = fold.result().detail["auctions"]
-    if view["phase"] not in ("reveal", "over") or last["type"] not in ("bid", "pass") or not auctions:
+    if view["phase"] not in ("reveal", "over") or last["type"] not in ("bid", "pass"):
         return []
-    auction = auctions[-1]
+    auction = fold.result().detail["auctions"][-1]  # a bid or pass that ended an auction
     if auction["winner"] is None:
         return [gettext("Auction %(number)s: nobody bid.", number=auction["auction"])]
     return [gettext(
@@ -67,10 +66,9 @@ def employee_of_the_month(fold: Fold, view: Mapping[str, Any], last: Event) -> l
 
 
 def ftw(fold: Fold, view: Mapping[str, Any], last: Event) -> list[str]:
-    rounds = fold.result().detail["rounds"]
-    if last["type"] != "reveal" or view["phase"] != "play" or view["pile"] or not rounds:
+    if last["type"] != "reveal" or view["phase"] != "play" or view["pile"] or view["round"] == 1:
         return []
-    scored = rounds[-1]
+    scored = fold.result().detail["rounds"][-1]
     scores = " · ".join(f"{name} {points}" for name, points in scored["scores"].items())
     return [gettext("Round %(number)s is scored: %(scores)s.", number=scored["round"], scores=scores)]
 

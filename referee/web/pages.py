@@ -126,9 +126,9 @@ def flag_sentence(game: str, flag: dict[str, Any]) -> Markup:
     """A flag for the table. The games word their flags in English with the names and cards
     of the move; in German the rule's own German sentence leads and that detail follows."""
     message = flag.get("message") or ""
-    if get_locale().language == "en" or flag.get("rule") not in rule_texts(game):
+    german = rule_texts(game).get(flag.get("rule") or "") if get_locale().language != "en" else None
+    if german is None:
         return Markup.escape(message)
-    german = rule_texts(game)[flag["rule"]]
     return Markup('{}<br><small class="muted" lang="en">{}</small>').format(german[:1].upper() + german[1:] + ".", message)
 
 
@@ -140,7 +140,8 @@ def end_sentence(fold: Fold) -> Markup:
         return Markup("")
     if get_locale().language == "en" or outcome.termination is Termination.TABLE_END:
         return Markup.escape(outcome.reason)
-    first = fold.result().ranking[0] if fold.result().ranking else []
+    ranking = fold.result().ranking
+    first = ranking[0] if ranking else []
     lead = ngettext("%(names)s wins.", "%(names)s win.", len(first), names=" & ".join(first)) if first else ""
     return Markup('{} <small class="muted" lang="en">({})</small>').format(lead, outcome.reason)
 
@@ -165,9 +166,9 @@ def page_caller(game_id: str) -> Caller:
     return Caller("host", playing.seat, caller.token_id) if playing.role == "seat" else caller
 
 
-def with_token(response: BaseResponse, game_id: str, token: str, cookie: str = "") -> BaseResponse:
+def with_token(response: BaseResponse, game_id: str, token: str, cookie: str = TOKEN_COOKIE) -> BaseResponse:
     response.set_cookie(
-        cookie or TOKEN_COOKIE, token, path=f"/g/{game_id}", httponly=True, samesite="Lax",
+        cookie, token, path=f"/g/{game_id}", httponly=True, samesite="Lax",
         secure=request.is_secure, max_age=60 * 60 * 24 * 60,
     )
     return response

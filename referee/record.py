@@ -105,6 +105,9 @@ class HeaderSchema(Schema):
             raise ValidationError(error.messages, "options") from None
 
 
+HEADER_SCHEMA = HeaderSchema()  # made once: loading keeps no state in the schema
+
+
 @dataclass(frozen=True)
 class Header:
     """Line 1 of a record: the game, the seats in clockwise order, the options as given."""
@@ -167,7 +170,7 @@ def parse_header(obj: Any, line: int | None = 1) -> Header:
         raise RecordError("the header must be a JSON object", line)
     _valid_text(obj, line)
     try:
-        data = HeaderSchema().load(obj)
+        data = HEADER_SCHEMA.load(obj)
     except ValidationError as error:
         raise RecordError(flatten_errors(error.messages), line, error.messages) from None
     return Header(

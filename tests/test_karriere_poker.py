@@ -273,7 +273,7 @@ def test_both_directions_are_judged_against_the_hands_as_dealt() -> None:
     known = [*GAME_1, deal(), hand(ANNA, *ANNA_DEALT), hand(DORA, *DORA_DEALT), exchange(DORA, ANNA, "J", "J")]
     assert last_flag(kp(*known, exchange(ANNA, DORA, 1, 2))) is None
     done = [*known, exchange(ANNA, DORA, 1, 2), exchange(BEN, CEM, 5), exchange(CEM, BEN, 6)]
-    assert kp(*done).state.hands[ANNA] is not None
+    assert kp(*done).state.hand(ANNA) is not None
     # Anna now holds the jokers and not her 1: hands follow the exchange.
     assert last_flag(kp(*done, play(ANNA, "J", "J"))) is None
     assert last_flag(kp(*done, play(ANNA, 1))) == "kp.hand.cards"
@@ -281,7 +281,7 @@ def test_both_directions_are_judged_against_the_hands_as_dealt() -> None:
 
 def test_an_exchange_by_count_with_a_known_hand_follows_the_rule() -> None:
     fold = kp(*GAME_1, deal(), hand(ANNA, *ANNA_DEALT), *GAME_2_EXCHANGES)
-    assert fold.state.hands[ANNA] is None  # Dora's highest cards are unknown
+    assert fold.state.hand(ANNA) is None  # Dora's highest cards are unknown
     both = [*GAME_1, deal(), hand(ANNA, *ANNA_DEALT), hand(DORA, *DORA_DEALT), *GAME_2_EXCHANGES]
     assert last_flag(kp(*both, play(ANNA, 1))) == "kp.hand.cards"
     assert last_flag(kp(*both, play(ANNA, "J", "J"))) is None

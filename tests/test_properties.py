@@ -22,7 +22,7 @@ def test_ftw_random_legal_play_is_never_flagged_and_every_card_is_in_one_place(p
     for event in events:
         state = fold.game.apply(fold.state, event)
         assert not isinstance(state, Violation), (event, state)
-        places = [set(state.pile), *map(set, state.helpers), *state.known]
+        places = [set(state.pile), *map(set, state.helpers), *map(state.known, range(players))]
         places += [set(h) for h in state.revealed if h is not None]
         for a, b in combinations(places, 2):
             assert not a & b, f"seq {event['seq']}: {sorted(a & b)} is in two places"

@@ -190,12 +190,13 @@ class Game(Generic[S]):
 
     def load_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """Options with their defaults; raises marshmallow.ValidationError on bad ones."""
-        loaded: dict[str, Any] = self.options().load(dict(options))
+        loaded: dict[str, Any] = self._options_schema.load(dict(options))
         return loaded
 
     def __init__(self) -> None:
         self._handlers = self.handlers()
         self.counts_once = type(self).once_per is not Game.once_per  # replay skips the call otherwise
         self._rule_order = {rule: index for index, rule in enumerate(self.rules)}
+        self._options_schema = self.options()  # made once: a schema's fields are deep-copied per instance
         unknown = {t for t in self._handlers} ^ set(self.events)
         assert not unknown, f"{self.name}: events and handlers differ: {unknown}"

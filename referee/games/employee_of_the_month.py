@@ -258,24 +258,27 @@ class EmployeeOfTheMonth(Game[State]):
 
     def _bid(self, state: State, event: Event) -> State:
         seat, card = event["seat"], event["card"]
-        state = evolve(state, running=True, high=(card, seat))
         if rank(card) == rank(state.row[-1]):
-            return self._close(state, winner=seat)
-        return self._next_turn(state, seat)
+            return self._close(evolve(state, running=True, high=(card, seat)), winner=seat)
+        return self._next_turn(state, seat, (card, seat), state.passed)
 
     def _pass(self, state: State, event: Event) -> State:
         seat = event["seat"]
-        return self._next_turn(evolve(state, running=True, passed=state.passed | {seat}), seat)
+        return self._next_turn(state, seat, state.high, state.passed | {seat})
 
-    def _next_turn(self, state: State, actor: int) -> State:
+    def _next_turn(self, state: State, actor: int, high: tuple[str, int] | None, passed: frozenset[int]) -> State:
+        """After a bid or pass (one state copy: this runs for most events): the auction
+        closes when nobody or only the high bidder is still in, else the next seat bids."""
         n = len(state.names)
-        still_in = [s for s in range(n) if s not in state.passed]
-        if not still_in:
-            return self._close(state, winner=None)
-        if state.high is not None and still_in == [state.high[1]]:
-            return self._close(state, winner=state.high[1])
-        following = next(s for s in ((actor + k) % n for k in range(1, n + 1)) if s not in state.passed)
-        return evolve(state, turn=following)
+        still_in = [s for s in range(n) if s not in passed]
+        if not still_in or (high is not None and still_in == [high[1]]):
+            winner = high[1] if still_in and high is not None else None
+            return self._close(evolve(state, running=True, high=high, passed=passed), winner=winner)
+        following = actor
+        while True:
+            following = (following + 1) % n
+            if following not in passed:
+                return evolve(state, running=True, high=high, passed=passed, turn=following)
 
     def _close(self, state: State, winner: int | None) -> State:
         """End the auction: the winner takes card and prize; a wash discards the top card."""

@@ -68,7 +68,6 @@ class State:
     pile: tuple[int, ...] = ()
     helpers: tuple[tuple[int, ...], ...] = ()  # each seat's unused helper cards
     places: Mapping[int, Place] = field(default_factory=dict)  # known places this round
-    known: tuple[frozenset[int], ...] = ()  # cards known to be in each seat's hand
     hands: tuple[frozenset[int] | None, ...] = ()  # whole hands, where logged
     played: tuple[frozenset[int], ...] = ()  # cards each seat laid down this round
     revealed: tuple[tuple[int, ...] | None, ...] = ()
@@ -81,6 +80,12 @@ class State:
     @property
     def over(self) -> bool:
         return len(self.sheet) == self.seat_count
+
+    def known(self, seat: int) -> frozenset[int]:
+        """The cards known to be in a seat's hand: read from `places`, so a move updates
+        one mapping, not two."""
+        mine = ("hand", seat)
+        return frozenset(card for card, place in self.places.items() if place == mine)
 
     def starter(self, round_index: int) -> int:
         return (self.first + round_index) % self.seat_count
@@ -147,7 +152,6 @@ class Ftw(Game[State]):
             pile=(),
             helpers=((),) * n,
             places={},
-            known=(frozenset(),) * n,
             hands=(None,) * n,
             played=(frozenset(),) * n,
             revealed=(None,) * n,
@@ -155,31 +159,37 @@ class Ftw(Game[State]):
 
     # --- checks ---------------------------------------------------------------------
 
-    def _range_checks(self, state: State, cards: Iterable[int]) -> Iterator[Violation]:
-        top = card_range(state.seat_count)
+    def _out_of_range(self, state: State, cards: Iterable[int]) -> Violation | None:
+        """The first card outside this player count's range, as a flag (a plain function,
+        not a generator: every move runs it)."""
+        top = card_range(len(state.names))
         for number in cards:
             if not 1 <= number <= top:
-                yield Violation("ftw.card.range", f"There is no card {number}: with {state.seat_count} players the cards are 1–{top}.")
-                return
+                return Violation("ftw.card.range", f"There is no card {number}: with {state.seat_count} players the cards are 1–{top}.")
+        return None
 
-    def _seen_checks(self, state: State, seat: int, cards: Sequence[int], allow_played: bool = False) -> Iterator[Violation]:
-        name = state.names[seat]
+    def _seen(self, state: State, seat: int, cards: Sequence[int], allow_played: bool = False) -> Violation | None:
+        """The first card the seat cannot hold, because its place is known elsewhere."""
+        name, places = state.names[seat], state.places
         for number in cards:
-            place = state.places.get(number)
-            if cards.count(number) > 1:
-                yield Violation("ftw.card.seen", f"{name} names card {number} twice; each number exists once.")
-                return
+            place = places.get(number)
+            if len(cards) > 1 and cards.count(number) > 1:
+                return Violation("ftw.card.seen", f"{name} names card {number} twice; each number exists once.")
             if place is None or place == ("hand", seat) or (allow_played and number in state.played[seat]):
                 continue
             # A card in another hand may be known from that seat's private `hand`.
             concerned = frozenset({place[1]}) if place[0] == "hand" else frozenset()
-            yield Violation("ftw.card.seen", f"{name} cannot hold card {number}: it is {self._where(state, place)}.", concerned)
-            return
+            return Violation("ftw.card.seen", f"{name} cannot hold card {number}: it is {self._where(state, place)}.", concerned)
+        return None
+
+    def _card_checks(self, state: State, seat: int, cards: Sequence[int], allow_played: bool = False) -> Iterator[Violation]:
+        for broken in (self._out_of_range(state, cards), self._seen(state, seat, cards, allow_played)):
+            if broken is not None:
+                yield broken
 
     def _hand_checks(self, state: State, event: Event) -> Iterator[Violation]:
         seat, cards = event["seat"], event["cards"]
-        yield from self._range_checks(state, cards)
-        yield from self._seen_checks(state, seat, cards, allow_played=True)
+        yield from self._card_checks(state, seat, cards, allow_played=True)
         size = start_size(state.seat_count)
         if len(cards) != size:
             yield Violation("ftw.reveal.count", f"{state.names[seat]}'s hand has {len(cards)} cards; hands hold {size} after the pass.")
@@ -193,8 +203,12 @@ class Ftw(Game[State]):
         if seat != state.turn:
             yield Violation("ftw.turn", f"It is {state.names[state.turn]}'s turn, not {name}'s.")
             return
-        yield from self._range_checks(state, [played, *([event["take"]] if kind == "low" else [])])
-        yield from self._seen_checks(state, seat, [played])
+        out_of_range = self._out_of_range(state, (played, event["take"]) if kind == "low" else (played,))
+        if out_of_range is not None:
+            yield out_of_range
+        seen = self._seen(state, seat, (played,))
+        if seen is not None:
+            yield seen
         top = state.pile[-1] if state.pile else None
         if kind == "high":
             if top is not None and played <= top:
@@ -238,11 +252,10 @@ class Ftw(Game[State]):
         if state.revealed[seat] is not None:
             yield Violation("ftw.reveal.twice", f"{name} has already revealed this round.")
             return
-        yield from self._range_checks(state, cards)
-        yield from self._seen_checks(state, seat, cards)
+        yield from self._card_checks(state, seat, cards)
         if len(cards) != state.sizes[seat]:
             yield Violation("ftw.reveal.count", f"{name} reveals {len(cards)} cards but holds {state.sizes[seat]}.")
-        missing = sorted(state.known[seat] - set(cards))
+        missing = sorted(state.known(seat) - set(cards))
         if missing:
             yield Violation("ftw.reveal.known", f"{name}'s revealed hand lacks {', '.join(map(str, missing))}, known to be in it.", frozenset({seat}))
 
@@ -256,7 +269,6 @@ class Ftw(Game[State]):
         return evolve(
             state,
             hands=replace_at(state.hands, seat, hand),
-            known=replace_at(state.known, seat, hand),
             places=places,
         )
 
@@ -268,8 +280,7 @@ class Ftw(Game[State]):
         hand = state.hands[seat]
         return {
             "places": {**state.places, **places},
-            "known": replace_at(state.known, seat, state.known[seat] - {played}),
-            "hands": replace_at(state.hands, seat, None if hand is None else hand - {played}),
+            "hands": state.hands if hand is None else replace_at(state.hands, seat, hand - {played}),
             "played": replace_at(state.played, seat, state.played[seat] | {played}),
             "sizes": replace_at(state.sizes, seat, size),
             **({"revealing": True} if size == 1 else {"turn": (seat + 1) % state.seat_count}),
@@ -282,9 +293,9 @@ class Ftw(Game[State]):
     def _low(self, state: State, event: Event) -> State:
         seat, played, take = event["seat"], event["card"], event["take"]
         changes = self._laid_down(state, seat, played, {played: ("helper", seat), **{c: OUT for c in state.pile}, take: ("hand", seat)}, state.sizes[seat])
-        hands, known = changes["hands"], changes["known"]
-        changes["hands"] = replace_at(hands, seat, None if hands[seat] is None else hands[seat] | {take})
-        changes["known"] = replace_at(known, seat, known[seat] | {take})
+        hands = changes["hands"]
+        if hands[seat] is not None:
+            changes["hands"] = replace_at(hands, seat, hands[seat] | {take})
         return evolve(state, **changes, pile=(), helpers=replace_at(state.helpers, seat, (*state.helpers[seat], played)))
 
     def _boost(self, state: State, event: Event) -> State:
@@ -305,7 +316,6 @@ class Ftw(Game[State]):
             state,
             revealed=replace_at(state.revealed, seat, cards),
             places={**state.places, **{c: ("revealed", seat) for c in cards}},
-            known=replace_at(state.known, seat, frozenset()),  # the hand now lies on the table
             hands=replace_at(state.hands, seat, None),
         )
         if any(hand is None for hand in state.revealed):
@@ -361,7 +371,7 @@ class Ftw(Game[State]):
         if seat is not None:
             hand = state.hands[seat]
             view["hand"] = sorted(hand) if hand is not None else None
-            view["known"] = sorted(state.known[seat])
+            view["known"] = sorted(state.known(seat))
         return view
 
     def _totals(self, state: State) -> dict[str, int]:

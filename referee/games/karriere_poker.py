@@ -75,13 +75,31 @@ def add(a: Counts, b: Counts, sign: int = 1) -> Counts:
     return tuple(map(operator.add if sign > 0 else operator.sub, a, b))
 
 
-def shifted(counts: Counts, cards: Sequence[int | str], sign: int = 1) -> Counts:
-    """`counts` with these cards added (or taken away, sign -1): a play touches one or two
-    places of the multiset, so this is cheaper than counting the play and adding."""
-    result = list(counts)
+def kinds(cards: Sequence[int | str]) -> dict[int, int]:
+    """Card index -> copies in a play. A play touches one or two places of a multiset, so
+    the checks and the fold look at these places only; the lowest index is the number
+    the play shows (jokers, index 14, take the number they go with)."""
+    if len(cards) == 1:  # the most common play
+        card = cards[0]
+        return {JOKER_VALUE if card == JOKER else int(card): 1}
+    copies: dict[int, int] = {}
     for card in cards:
-        result[JOKER_VALUE if card == JOKER else card] += sign  # type: ignore[index]
+        index = JOKER_VALUE if card == JOKER else int(card)
+        copies[index] = copies.get(index, 0) + 1
+    return copies
+
+
+def moved(counts: Counts, copies: dict[int, int], sign: int = 1) -> Counts:
+    """`counts` with a play's cards added (or taken away, sign -1)."""
+    result = list(counts)
+    for index, count in copies.items():
+        result[index] += sign * count
     return tuple(result)
+
+
+def deck_has(supply: Counts, index: int) -> str:
+    """How many of one card the deck has, as 'four 7s'."""
+    return card_count(supply[index], "joker") if index == JOKER_VALUE else card_count(supply[index], str(index))
 
 
 def sorted_cards(counts: Counts) -> list[int | str]:
@@ -155,7 +173,6 @@ class State:
     order: tuple[int, ...] = ()  # turn order ("clockwise") of the current game
     rank: tuple[int, ...] = ()  # position index held during this game (from game 2)
     sizes: tuple[int, ...] = ()
-    hands: tuple[Counts | None, ...] = ()  # known current hands
     dealt: tuple[Counts | None, ...] = ()  # known hands as dealt
     changes: tuple[Counts | None, ...] = ()  # received - given - played; None: unknown
     played: Counts = NO_CARDS  # cards played this game, for the deck supply
@@ -169,6 +186,12 @@ class State:
     top_cards: tuple[int | str, ...] = ()
     top_seat: int | None = None
     round_won_by: int | None = None  # who won the round that just ended (until the next play)
+
+    def hand(self, seat: int) -> Counts | None:
+        """The seat's current hand, where its dealt hand and every change since are known
+        (kept as dealt + changes, so a play updates one tuple, not two)."""
+        dealt, change = self.dealt[seat], self.changes[seat]
+        return None if dealt is None or change is None else add(dealt, change)
 
     @property
     def game_number(self) -> int:
@@ -376,7 +399,8 @@ class KarrierePoker(Game[State]):
                 yield Violation("kp.lead.pass", f"{name} starts this round and must play, not pass.")
             return
         cards = event["cards"]
-        if len({c for c in cards if c != JOKER}) > 1:
+        played = kinds(cards)
+        if len(played) - (JOKER_VALUE in played) > 1:
             yield Violation("kp.play.mixed", f"{name} played {describe(cards)}: all cards must show one number.")
             return
         if state.leader is None:
@@ -385,7 +409,7 @@ class KarrierePoker(Game[State]):
                     "kp.raise.count",
                     f"{name} played {describe(cards)}, but the lead was {card_count(state.lead_count, 'card')}.",
                 )
-            elif play_value(cards) <= state.top_value:
+            elif min(played) <= state.top_value:
                 yield Violation(
                     "kp.raise.higher",
                     f"{name} played {describe(cards)}, not higher than {describe(state.top_cards)}.",
@@ -395,12 +419,17 @@ class KarrierePoker(Game[State]):
                 "kp.hand.size",
                 f"{name} played {card_count(len(cards), 'card')} but holds only {state.sizes[seat]}.",
             )
-        short = self._over_supply(state, shifted(state.played, cards))
-        if short:
-            yield Violation("kp.deck.supply", f"{name} played {describe(cards)}, but the deck has only {short}.")
-        hand = state.hands[seat]
-        if hand is not None and min(shifted(hand, cards, -1)) < 0:
-            yield Violation("kp.hand.cards", f"{name} played {describe(cards)}, but does not hold them.", frozenset({seat}))
+        before, supply = state.played, state.supply
+        for index, copies in played.items():
+            if before[index] + copies > supply[index]:
+                yield Violation("kp.deck.supply", f"{name} played {describe(cards)}, but the deck has only {deck_has(supply, index)}.")
+                break
+        dealt, change = state.dealt[seat], state.changes[seat]
+        if dealt is not None and change is not None:  # the hand is known
+            for index, copies in played.items():
+                if dealt[index] + change[index] < copies:
+                    yield Violation("kp.hand.cards", f"{name} played {describe(cards)}, but does not hold them.", frozenset({seat}))
+                    break
 
     # --- effects: each folds a legal event into a new state ------------------------------
 
@@ -424,7 +453,6 @@ class KarrierePoker(Game[State]):
             order=order,
             rank=rank,
             sizes=tuple(sizes),
-            hands=(None,) * n,
             dealt=(None,) * n,
             changes=(NO_CARDS,) * n,
             played=NO_CARDS,
@@ -441,14 +469,7 @@ class KarrierePoker(Game[State]):
         )
 
     def _hand(self, state: State, event: Event) -> State:
-        seat, dealt = event["seat"], to_counts(event["cards"])
-        change = state.changes[seat]
-        current = None if change is None else add(dealt, change)
-        return evolve(
-            state,
-            dealt=replace_at(state.dealt, seat, dealt),
-            hands=replace_at(state.hands, seat, current),
-        )
+        return evolve(state, dealt=replace_at(state.dealt, event["seat"], to_counts(event["cards"])))
 
     def _exchange(self, state: State, event: Event) -> State:
         giver, receiver = event["seat"], event["to"]
@@ -459,10 +480,9 @@ class KarrierePoker(Game[State]):
             cards = to_counts(self._due_cards(state.dealt[giver], count, lowest=giver == better))  # type: ignore[arg-type]
         else:
             cards = None
-        hands, changes = list(state.hands), list(state.changes)
+        changes = list(state.changes)
         for seat, sign in ((giver, -1), (receiver, 1)):
-            hand, change = hands[seat], changes[seat]
-            hands[seat] = None if cards is None or hand is None else add(hand, cards, sign)
+            change = changes[seat]
             changes[seat] = None if cards is None or change is None else add(change, cards, sign)
         sizes = list(state.sizes)
         sizes[giver] -= count
@@ -470,32 +490,30 @@ class KarrierePoker(Game[State]):
         return evolve(
             state,
             sizes=tuple(sizes),
-            hands=tuple(hands),
             changes=tuple(changes),
             exchanged=state.exchanged | {(giver, receiver)},
         )
 
     def _play(self, state: State, event: Event) -> State:
         seat, cards = event["seat"], event["cards"]
-        hand, change = state.hands[seat], state.changes[seat]
+        played, change = kinds(cards), state.changes[seat]
         sizes = replace_at(state.sizes, seat, state.sizes[seat] - len(cards))
         if state.leader is not None:  # a lead: everyone else still holding cards acts once
             start = state.order.index(seat)
             clockwise = state.order[start + 1 :] + state.order[:start]
-            pending, lead_count = tuple(s for s in clockwise if sizes[s] > 0), len(cards)
+            pending, lead_count = tuple([s for s in clockwise if sizes[s] > 0]), len(cards)
         else:
             pending, lead_count = state.pending[1:], state.lead_count
         state = evolve(
             state,
             sizes=sizes,
-            hands=replace_at(state.hands, seat, None if hand is None else shifted(hand, cards, -1)),
-            changes=replace_at(state.changes, seat, None if change is None else shifted(change, cards, -1)),
-            played=shifted(state.played, cards),
+            changes=state.changes if change is None else replace_at(state.changes, seat, moved(change, played, -1)),
+            played=moved(state.played, played),
             out=(*state.out, seat) if sizes[seat] == 0 else state.out,
             leader=None,
             lead_count=lead_count,
             pending=pending,
-            top_value=play_value(cards),
+            top_value=min(played),
             top_cards=tuple(cards),
             top_seat=seat,
             round_won_by=None,
@@ -507,11 +525,11 @@ class KarrierePoker(Game[State]):
 
     def _after_turn(self, state: State) -> State:
         """End the game when one player holds cards; start a new round after the orbit."""
-        holding = [s for s in state.order if state.sizes[s] > 0]
-        if len(holding) == 1:
+        if len(state.sizes) - state.sizes.count(0) == 1:  # one player still holds cards
+            last = next(s for s in state.order if state.sizes[s] > 0)
             return evolve(
                 state,
-                finished=(*state.finished, (*state.out, holding[0])),
+                finished=(*state.finished, (*state.out, last)),
                 playing=False,
                 pending=(),
                 leader=None,
@@ -546,8 +564,7 @@ class KarrierePoker(Game[State]):
         supply = state.supply
         if not any(map(operator.gt, counts, supply)):
             return ""
-        index = next(i for i, (count, most) in enumerate(zip(counts, supply)) if count > most)
-        return card_count(supply[index], "joker") if index == JOKER_VALUE else card_count(supply[index], str(index))
+        return deck_has(supply, next(i for i, (count, most) in enumerate(zip(counts, supply)) if count > most))
 
     @staticmethod
     def _due_cards(dealt: Counts, count: int, lowest: bool) -> list[int | str]:
@@ -647,8 +664,9 @@ class KarrierePoker(Game[State]):
             "positions": {names[s]: self._position(state, s) for s in range(len(names))} if state.rank else {},
             "round_won_by": None if state.round_won_by is None or not state.playing else names[state.round_won_by],
         }
-        if seat is not None and state.playing and state.hands[seat] is not None:
-            view["hand"] = sorted_cards(state.hands[seat])  # type: ignore[arg-type]
+        hand = state.hand(seat) if seat is not None and state.playing else None
+        if hand is not None:
+            view["hand"] = sorted_cards(hand)
         return view
 
     def result(self, state: State, outcome: Outcome | None = None) -> Result:

@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from .games.base import Game, Outcome, Result, Termination, Violation
-from .record import Header
+from .record import COMMON_EVENTS, Header
 
+TABLE_EVENTS = frozenset(COMMON_EVENTS)  # void, note, end: every game's record has these
 CORE_RULES = {
     "core.void.target": "a void targets the header, a void, or a later or nonexistent seq",
     "core.game.over": "any event after the game has finished",
@@ -98,11 +99,10 @@ def valid_void_targets(events: Iterable[Mapping[str, Any]], earlier_voids: froze
     `earlier_voids`: the voids before `events` (when going on from a snapshot)."""
     voids: set[int] = set(earlier_voids)
     targets: dict[int, int] = {}
-    for event in events:
-        if event["type"] == "void":
-            if void_error(event, frozenset(voids)) is None:
-                targets.setdefault(event["target"], event["seq"])
-            voids.add(event["seq"])
+    for event in [event for event in events if event["type"] == "void"]:  # few: filtered first
+        if void_error(event, frozenset(voids)) is None:
+            targets.setdefault(event["target"], event["seq"])
+        voids.add(event["seq"])
     return targets
 
 
@@ -110,10 +110,10 @@ class _Folding:
     """A fold being built: mutable, so replay makes no new `Fold` per event (the hot path
     of every cold start); frozen into a `Fold` at snapshots and at the end."""
 
-    __slots__ = ("fold", "state", "seq", "outcome", "violations", "withdrawn", "void_seqs", "logged_once")
+    __slots__ = ("fold", "game", "state", "seq", "outcome", "violations", "withdrawn", "void_seqs", "logged_once")
 
     def __init__(self, fold: Fold) -> None:
-        self.fold = fold
+        self.fold, self.game = fold, fold.game
         self.state, self.seq, self.outcome = fold.state, fold.seq, fold.outcome
         self.violations = list(fold.violations)
         self.withdrawn = list(fold.withdrawn)
@@ -128,21 +128,15 @@ class _Folding:
 
     def judge(self, event: Mapping[str, Any]) -> Violation | tuple[Any, Outcome | None]:
         """The first rule the event breaks (core rules first), or the state and outcome after it."""
-        kind, game = event["type"], self.fold.game
-        if kind == "void":
-            return void_error(event, self.void_seqs) or (self.state, self.outcome)
-        if kind == "note":
-            return self.state, self.outcome
-        if self.outcome is not None:
-            return Violation("core.game.over", f"The game is over ({self.outcome.reason}); only notes and voids can follow.")
-        if kind == "end":
-            reason = event.get("reason") or "the table ended the game"
-            return self.state, Outcome(Termination.TABLE_END, reason)
-        once = game.once_per(self.state, event) if game.counts_once else None
-        if once is not None:
-            if once[0] in self.logged_once:
-                return once[1]
-            self.logged_once.add(once[0])
+        kind, game = event["type"], self.game
+        if kind in TABLE_EVENTS or self.outcome is not None:
+            return self._judge_table_event(event, kind)
+        if kind in game.once_types:
+            once = game.once_per(self.state, event)
+            if once is not None:
+                if once[0] in self.logged_once:
+                    return once[1]
+                self.logged_once.add(once[0])
         after = game.apply(self.state, event)
         if isinstance(after, Violation):
             if kind in game.private_events and "seat" in event:
@@ -150,6 +144,17 @@ class _Folding:
                 return Violation(after.rule, after.message, after.private_to | {event["seat"]})
             return after
         return after, game.outcome(after)
+
+    def _judge_table_event(self, event: Mapping[str, Any], kind: str) -> Violation | tuple[Any, Outcome | None]:
+        """The table's own events (void, note, end), and any event after the end."""
+        if kind == "void":
+            return void_error(event, self.void_seqs) or (self.state, self.outcome)
+        if kind == "note":
+            return self.state, self.outcome
+        if self.outcome is not None:
+            return Violation("core.game.over", f"The game is over ({self.outcome.reason}); only notes and voids can follow.")
+        reason = event.get("reason") or "the table ended the game"  # an `end`
+        return self.state, Outcome(Termination.TABLE_END, reason)
 
     def step(self, event: Mapping[str, Any]) -> None:
         """Fold one event; a flagged event leaves the game state as it was."""
@@ -213,6 +218,10 @@ def _replay(header: Header, events: Sequence[Mapping[str, Any]], since: Fold | N
     fold = since or start(header)
     targets = valid_void_targets(events, fold.void_seqs)
     folding = _Folding(fold)
+    if not targets and not (snapshots is not None and every):  # the common case: fold straight on
+        for event in events:
+            folding.step(event)
+        return folding.frozen()
     for index, event in enumerate(events):
         seq = event["seq"]
         if seq not in targets:

@@ -6,7 +6,7 @@ I/O. Events reach a game already checked against its schemas (see `referee.recor
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, ClassVar, Generic, TypeVar
@@ -128,6 +128,7 @@ class Game(Generic[S]):
     private_events: ClassVar[frozenset[str]] = frozenset()  # shown only to their seat until the end
     result_is_private: ClassVar[bool] = False  # the score table reveals private holdings
     host_events: ClassVar[frozenset[str]] = frozenset()  # the table's book-keeping: logged by the host
+    once_types: ClassVar[frozenset[str]] = frozenset()  # the event types `once_per` judges
 
     def sharing(self, state: S, seat: int) -> frozenset[int]:
         """The seats that may see `seat`'s private information (its team, where a game has
@@ -137,7 +138,8 @@ class Game(Generic[S]):
     def once_per(self, state: S, event: Event) -> tuple[Any, Violation] | None:
         """For an event a seat may log only once in a span (its private hand once a round):
         the span's key and the violation a repeat is. The first try counts even when it was
-        flagged, so a seat cannot probe others' secrets by logging hands again and again."""
+        flagged, so a seat cannot probe others' secrets by logging hands again and again.
+        Replay asks only for events of the types in `once_types`."""
         return None
 
     def card_errors(self, options: Mapping[str, Any], event: Event) -> dict[str, list[str]]:
@@ -175,18 +177,16 @@ class Game(Generic[S]):
         raise NotImplementedError
 
     def apply(self, state: S, event: Event) -> S | Violation:
-        """The state after a legal event, or the first rule (in spec order) it breaks."""
-        checks, effect = self._handlers[event["type"]]
-        broken = self.first_broken(checks(state, event))
-        return broken if broken is not None else effect(state, event)
+        """The state after a legal event, or the first rule (in spec order) it breaks.
 
-    def first_broken(self, violations: Iterable[Violation]) -> Violation | None:
-        """Of several broken rules, the one listed first in the spec's rule table."""
+        This runs for every event of a replay, so picking the first broken rule is a plain
+        loop here rather than a call."""
+        checks, effect = self._handlers[event["type"]]
         first, order = None, self._rule_order
-        for violation in violations:  # a plain loop: this runs for every event of a replay
+        for violation in checks(state, event):
             if first is None or order[violation.rule] < order[first.rule]:
                 first = violation
-        return first
+        return effect(state, event) if first is None else first
 
     def load_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """Options with their defaults; raises marshmallow.ValidationError on bad ones."""
@@ -195,7 +195,6 @@ class Game(Generic[S]):
 
     def __init__(self) -> None:
         self._handlers = self.handlers()
-        self.counts_once = type(self).once_per is not Game.once_per  # replay skips the call otherwise
         self._rule_order = {rule: index for index, rule in enumerate(self.rules)}
         self._options_schema = self.options()  # made once: a schema's fields are deep-copied per instance
         unknown = {t for t in self._handlers} ^ set(self.events)

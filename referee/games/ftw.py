@@ -120,6 +120,7 @@ class Ftw(Game[State]):
     }
     options = Options
     private_events = frozenset({"hand"})
+    once_types = frozenset({"hand"})
 
     def handlers(self) -> Mapping[str, Any]:
         return {
@@ -131,8 +132,6 @@ class Ftw(Game[State]):
         }
 
     def once_per(self, state: State, event: Event) -> tuple[Any, Violation] | None:
-        if event["type"] != "hand":
-            return None
         seat = event["seat"]
         return ("hand", seat, state.round), Violation("ftw.reveal.twice", f"{state.names[seat]}'s hand is already logged this round.")
 

@@ -261,6 +261,7 @@ class KarrierePoker(Game[State]):
     }
     options = Options
     private_events = frozenset({"hand"})
+    once_types = frozenset({"hand"})
 
     def handlers(self) -> Mapping[str, Any]:
         return {
@@ -282,7 +283,7 @@ class KarrierePoker(Game[State]):
         return loaded
 
     def once_per(self, state: State, event: Event) -> tuple[Any, Violation] | None:
-        if event["type"] != "hand" or not state.playing:
+        if not state.playing:
             return None
         seat = event["seat"]
         return ("hand", seat, state.game_number), Violation("kp.hand.deal", f"{state.names[seat]}'s hand is already logged in this game.")
@@ -598,9 +599,11 @@ class KarrierePoker(Game[State]):
     # --- the end, the view and the result -----------------------------------------------
 
     def outcome(self, state: State) -> Outcome | None:
-        kind, count = state.end["kind"], state.end.get("count", 0)
         games = state.finished
-        if not games or kind == "open":
+        if state.playing or not games:  # the end is only decided between games
+            return None
+        kind, count = state.end["kind"], state.end.get("count", 0)
+        if kind == "open":
             return None
         boss = state.names[games[-1][0]]
         if kind == "games" and len(games) >= count:

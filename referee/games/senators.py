@@ -269,6 +269,7 @@ class Senators(Game[State]):
     }
     options = Options
     private_events = frozenset({"hand", "sell-set"})
+    once_types = frozenset({"hand"})
     host_events = frozenset({"adjust"})
 
     def handlers(self) -> Mapping[str, Any]:
@@ -349,8 +350,6 @@ class Senators(Game[State]):
         yield from self._entering(state, event["cards"])
 
     def once_per(self, state: State, event: Event) -> tuple[Any, Violation] | None:
-        if event["type"] != "hand":
-            return None
         seat = event["seat"]
         return ("hand", seat), Violation("sen.turn", f"{state.names[seat]}'s starting hand is already logged.")
 

@@ -101,6 +101,15 @@ def evolve(state: S, **changes: Any) -> S:
     return copy
 
 
+def made(cls: type[S], **fields: Any) -> S:
+    """A frozen dataclass from every one of its fields, without the generated `__init__`
+    (which sets each field through `object.__setattr__`): for the small records a fold
+    makes per event, like a taken card. No defaults are filled in."""
+    made_object = object.__new__(cls)
+    object.__setattr__(made_object, "__dict__", fields)
+    return made_object
+
+
 def replace_at(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     """A copy of a tuple with one item replaced: per-seat values in frozen state."""
     return items[:index] + (value,) + items[index + 1 :]

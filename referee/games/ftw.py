@@ -61,6 +61,7 @@ class Options(Schema):
 class State:
     names: tuple[str, ...]
     first: int
+    top_card: int  # the highest card for this player count: cards are 1..top_card
     round: int = 0  # 0-based index of the round being played or revealed
     revealing: bool = False  # the round has ended: hands are being revealed
     turn: int = 0
@@ -138,7 +139,7 @@ class Ftw(Game[State]):
     def initial(self, seats: Sequence[str], options: Mapping[str, Any]) -> State:
         if options["first"] >= len(seats):
             raise ValidationError({"first": [f"There is no seat {options['first']}."]})
-        return self._new_round(State(tuple(seats), options["first"]), 0)
+        return self._new_round(State(tuple(seats), options["first"], card_range(len(seats))), 0)
 
     def _new_round(self, state: State, round_index: int) -> State:
         n = state.seat_count
@@ -161,7 +162,7 @@ class Ftw(Game[State]):
     def _out_of_range(self, state: State, cards: Iterable[int]) -> Violation | None:
         """The first card outside this player count's range, as a flag (a plain function,
         not a generator: every move runs it)."""
-        top = card_range(len(state.names))
+        top = state.top_card
         for number in cards:
             if not 1 <= number <= top:
                 return Violation("ftw.card.range", f"There is no card {number}: with {state.seat_count} players the cards are 1–{top}.")
@@ -181,9 +182,12 @@ class Ftw(Game[State]):
             return Violation("ftw.card.seen", f"{name} cannot hold card {number}: it is {self._where(state, place)}.", concerned)
         return None
 
-    def _card_checks(self, state: State, seat: int, cards: Sequence[int], allow_played: bool = False) -> Iterator[Violation]:
-        for broken in (self._out_of_range(state, cards), self._seen(state, seat, cards, allow_played)):
-            if broken is not None:
+    def _card_checks(
+        self, state: State, seat: int, cards: Sequence[int], allow_played: bool = False, in_range: bool = True, seen: bool = True
+    ) -> Iterator[Violation]:
+        """ftw.card.range (when `in_range`) and ftw.card.seen (when `seen`) for these cards."""
+        for broken in (in_range and self._out_of_range(state, cards), seen and self._seen(state, seat, cards, allow_played)):
+            if broken:
                 yield broken
 
     def _hand_checks(self, state: State, event: Event) -> Iterator[Violation]:
@@ -202,12 +206,12 @@ class Ftw(Game[State]):
         if seat != state.turn:
             yield Violation("ftw.turn", f"It is {state.names[state.turn]}'s turn, not {name}'s.")
             return
-        out_of_range = self._out_of_range(state, (played, event["take"]) if kind == "low" else (played,))
-        if out_of_range is not None:
-            yield out_of_range
-        seen = self._seen(state, seat, (played,))
-        if seen is not None:
-            yield seen
+        # The card checks in line for the one card a move names (every move runs them).
+        if not 1 <= played <= state.top_card or (kind == "low" and not 1 <= event["take"] <= state.top_card):
+            yield from self._card_checks(state, seat, (played, event["take"]) if kind == "low" else (played,), seen=False)
+        place = state.places.get(played)
+        if place is not None and place != ("hand", seat):
+            yield from self._card_checks(state, seat, (played,), in_range=False)
         top = state.pile[-1] if state.pile else None
         if kind == "high":
             if top is not None and played <= top:
@@ -276,26 +280,35 @@ class Ftw(Game[State]):
         with the places of the cards the move shifts and the hand's new size; the move adds
         its own and makes one copy of the state (a move is the hot path of every replay).
         Then the next seat's turn, or the reveal when the mover holds one card."""
-        hand = state.hands[seat]
-        return {
+        changes: dict[str, Any] = {
             "places": {**state.places, **places},
-            "hands": state.hands if hand is None else replace_at(state.hands, seat, hand - {played}),
             "played": replace_at(state.played, seat, state.played[seat] | {played}),
             "sizes": replace_at(state.sizes, seat, size),
-            **({"revealing": True} if size == 1 else {"turn": (seat + 1) % state.seat_count}),
         }
+        hand = state.hands[seat]
+        if hand is not None:
+            changes["hands"] = replace_at(state.hands, seat, hand - {played})
+        if size == 1:
+            changes["revealing"] = True
+        else:
+            changes["turn"] = (seat + 1) % len(state.names)
+        return changes
 
     def _high(self, state: State, event: Event) -> State:
         seat, played = event["seat"], event["card"]
-        return evolve(state, **self._laid_down(state, seat, played, {played: PILE}, state.sizes[seat] - 1), pile=(*state.pile, played))
+        changes = self._laid_down(state, seat, played, {played: PILE}, state.sizes[seat] - 1)
+        changes["pile"] = (*state.pile, played)
+        return evolve(state, **changes)
 
     def _low(self, state: State, event: Event) -> State:
         seat, played, take = event["seat"], event["card"], event["take"]
         changes = self._laid_down(state, seat, played, {played: ("helper", seat), **{c: OUT for c in state.pile}, take: ("hand", seat)}, state.sizes[seat])
-        hands = changes["hands"]
+        hands = changes.get("hands", state.hands)
         if hands[seat] is not None:
             changes["hands"] = replace_at(hands, seat, hands[seat] | {take})
-        return evolve(state, **changes, pile=(), helpers=replace_at(state.helpers, seat, (*state.helpers[seat], played)))
+        changes["pile"] = ()
+        changes["helpers"] = replace_at(state.helpers, seat, (*state.helpers[seat], played))
+        return evolve(state, **changes)
 
     def _boost(self, state: State, event: Event) -> State:
         seat, played, used = event["seat"], event["card"], event["helpers"]
@@ -337,7 +350,7 @@ class Ftw(Game[State]):
         }[kind]
 
     def outcome(self, state: State) -> Outcome | None:
-        if state.over:
+        if len(state.sheet) == len(state.names):  # state.over, in line: this runs after every event
             return Outcome(Termination.FINISHED, f"all {state.seat_count} rounds are played")
         return None
 

@@ -39,7 +39,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from .base import Event, Game, Outcome, Result, Seat, Termination, Violation, evolve
+from .base import Event, Game, Outcome, Result, Seat, Termination, Violation, evolve, made
 
 DAYS = 6
 DEFER_FEE = 100
@@ -178,6 +178,8 @@ class State:
 
     def to_give(self) -> list[Card]:
         """The courtesan's unpaid cards she has not handed on yet this evening."""
+        if self.courtesan is None:  # asked before every bill
+            return []
         return [c for c in self.cards.values() if c.shopper == self.courtesan and c.place in ("taken", "kept")]
 
     @property
@@ -543,13 +545,13 @@ class LadiesAndGentlemen(Game[State]):
         for step in range(1, n + 1):
             index = (shop.next + step) % n
             if shop.order[index] not in passed:
-                return Boutique(shop.order, index, passed)
-        return Boutique(shop.order, shop.next, passed)
+                return evolve(shop, next=index, passed=passed)
+        return evolve(shop, passed=passed)
 
     def _take(self, state: State, event: Event) -> State:
         seat, raw = event["seat"], event["card"]
         gentleman = None if seat == state.courtesan else state.gentleman_of(seat)
-        card = Card(raw["name"], raw["kind"], raw["price"], raw["stars"], seat, "taken", gentleman)
+        card = made(Card, name=raw["name"], kind=raw["kind"], price=raw["price"], stars=raw["stars"], shopper=seat, place="taken", gentleman=gentleman)
         shop = state.boutiques[event["boutique"]]
         servants = {**state.servants, seat: state.servants.get(seat, 0) + (raw["kind"] == "servant")}
         return evolve(state, cards={**state.cards, card.name: card}, servants=servants,
@@ -566,28 +568,27 @@ class LadiesAndGentlemen(Game[State]):
     def _bill(self, state: State, event: Event) -> State:
         seat, choice = event["seat"], event["choice"]
         card = state.cards[event["card"]]
-        cost = self._cost(card, choice)
         cards = dict(state.cards)
-        paid_lady, paid_courtesan, gifts = dict(state.paid_lady), dict(state.paid_courtesan), dict(state.gifts)
+        changes: dict[str, Any] = {}  # copies of the tallies this bill changes, and only those
         from_courtesan = card.shopper == state.courtesan
         if choice in ("pay", "discount"):
             shopper = state.lady_of(seat) if choice == "discount" else card.shopper
             cards[card.name] = evolve(card, place="paid", gentleman=seat, shopper=shopper)
             if from_courtesan:
-                paid_courtesan[seat] = paid_courtesan.get(seat, 0) + 1
-                gifts[seat] += card.stars
+                changes["paid_courtesan"] = {**state.paid_courtesan, seat: state.paid_courtesan.get(seat, 0) + 1}
+                changes["gifts"] = {**state.gifts, seat: state.gifts[seat] + card.stars}
             else:
-                paid_lady[seat] = paid_lady.get(seat, 0) + 1
+                changes["paid_lady"] = {**state.paid_lady, seat: state.paid_lady.get(seat, 0) + 1}
+            if choice == "discount":
+                changes["discounted"] = state.discounted | {shopper}
         elif choice == "defer":
             cards[card.name] = evolve(card, place="deferred-new")
         elif from_courtesan:
             cards[card.name] = evolve(card, place="returned-to-courtesan", gentleman=None)
         else:
             del cards[card.name]  # back under its deck
-        discounted = state.discounted | ({state.lady_of(seat)} if choice == "discount" else set())
         return evolve(state, evening=True, billing=True, cards=cards, settled=state.settled | {card.name},
-                       money={**state.money, seat: state.money[seat] - cost}, paid_lady=paid_lady,
-                       paid_courtesan=paid_courtesan, gifts=gifts, discounted=discounted)
+                      money={**state.money, seat: state.money[seat] - self._cost(card, choice)}, **changes)
 
     def _done(self, state: State, event: Event) -> State:
         done = state.done | {event["seat"]}

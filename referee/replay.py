@@ -126,46 +126,44 @@ class _Folding:
             tuple(self.withdrawn), frozenset(self.void_seqs), frozenset(self.logged_once),
         )  # fmt: skip
 
-    def judge(self, event: Mapping[str, Any]) -> Violation | tuple[Any, Outcome | None]:
-        """The first rule the event breaks (core rules first), or the state and outcome after it."""
-        kind, game = event["type"], self.game
+    def step(self, event: Mapping[str, Any]) -> None:
+        """Fold one event (core rules first); a flagged event leaves the game state as it was.
+
+        The hot path of every replay, so a move is judged here in line."""
+        kind, game, seq = event["type"], self.game, event["seq"]
+        self.seq = seq
         if kind in TABLE_EVENTS or self.outcome is not None:
-            return self._judge_table_event(event, kind)
+            self._table_event(event, kind)
+            return
         if kind in game.once_types:
             once = game.once_per(self.state, event)
             if once is not None:
                 if once[0] in self.logged_once:
-                    return once[1]
+                    self.violations.append((seq, once[1]))
+                    return
                 self.logged_once.add(once[0])
         after = game.apply(self.state, event)
         if isinstance(after, Violation):
             if kind in game.private_events and "seat" in event:
                 # A flag on a private event (a logged hand) tells of its contents.
-                return Violation(after.rule, after.message, after.private_to | {event["seat"]})
-            return after
-        return after, game.outcome(after)
+                after = Violation(after.rule, after.message, after.private_to | {event["seat"]})
+            self.violations.append((seq, after))
+        else:
+            self.state, self.outcome = after, game.outcome(after)
 
-    def _judge_table_event(self, event: Mapping[str, Any], kind: str) -> Violation | tuple[Any, Outcome | None]:
+    def _table_event(self, event: Mapping[str, Any], kind: str) -> None:
         """The table's own events (void, note, end), and any event after the end."""
         if kind == "void":
-            return void_error(event, self.void_seqs) or (self.state, self.outcome)
-        if kind == "note":
-            return self.state, self.outcome
-        if self.outcome is not None:
-            return Violation("core.game.over", f"The game is over ({self.outcome.reason}); only notes and voids can follow.")
-        reason = event.get("reason") or "the table ended the game"  # an `end`
-        return self.state, Outcome(Termination.TABLE_END, reason)
-
-    def step(self, event: Mapping[str, Any]) -> None:
-        """Fold one event; a flagged event leaves the game state as it was."""
-        judged = self.judge(event)
-        if isinstance(judged, Violation):
-            self.violations.append((event["seq"], judged))
-        else:
-            self.state, self.outcome = judged
-        if event["type"] == "void":
+            broken = void_error(event, self.void_seqs)
             self.void_seqs.add(event["seq"])
-        self.seq = event["seq"]
+        elif kind == "note":
+            broken = None
+        elif self.outcome is not None:
+            broken = Violation("core.game.over", f"The game is over ({self.outcome.reason}); only notes and voids can follow.")
+        else:  # an `end`
+            broken, self.outcome = None, Outcome(Termination.TABLE_END, event.get("reason") or "the table ended the game")
+        if broken is not None:
+            self.violations.append((event["seq"], broken))
 
     def skip(self, seq: int, flag: Violation | None, voided_by: int) -> None:
         """Pass over a withdrawn event: the state stays, its flag from when it was logged is kept."""

@@ -20,6 +20,8 @@ Spec: shared/rules/karriere-poker.md. Decisions where the spec is silent:
 from __future__ import annotations
 
 import operator
+from functools import lru_cache
+from itertools import chain, repeat
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -64,35 +66,33 @@ def card_index(card: int | str) -> int:
     return JOKER_VALUE if card == JOKER else int(card)
 
 
+CARDS = (0, *range(1, 14), JOKER)  # the card at each index of Counts (none is 0)
+
+
 def to_counts(cards: Sequence[int | str]) -> Counts:
-    counts = [0] * 15
-    for card in cards:
-        counts[JOKER_VALUE if card == JOKER else card] += 1  # type: ignore[index]
-    return tuple(counts)
+    return tuple(map(cards.count, CARDS))
 
 
 def add(a: Counts, b: Counts, sign: int = 1) -> Counts:
     return tuple(map(operator.add if sign > 0 else operator.sub, a, b))
 
 
-def kinds(cards: Sequence[int | str]) -> dict[int, int]:
-    """Card index -> copies in a play. A play touches one or two places of a multiset, so
-    the checks and the fold look at these places only; the lowest index is the number
-    the play shows (jokers, index 14, take the number they go with)."""
-    if len(cards) == 1:  # the most common play
-        card = cards[0]
-        return {JOKER_VALUE if card == JOKER else int(card): 1}
-    copies: dict[int, int] = {}
-    for card in cards:
-        index = JOKER_VALUE if card == JOKER else int(card)
-        copies[index] = copies.get(index, 0) + 1
-    return copies
+Play = tuple[tuple[int, int], ...]  # (card index, copies), lowest index first
 
 
-def moved(counts: Counts, copies: dict[int, int], sign: int = 1) -> Counts:
+@lru_cache(maxsize=1024)
+def kinds(cards: tuple[int | str, ...]) -> Play:
+    """The places of a multiset a play touches: one or two, so the checks and the fold look
+    at these only. The first index is the number the play shows (jokers, index 14, take
+    the number they go with). Cached: the same few plays come again and again."""
+    counts = to_counts(cards)
+    return tuple((index, copies) for index, copies in enumerate(counts) if copies)
+
+
+def moved(counts: Counts, play: Play, sign: int = 1) -> Counts:
     """`counts` with a play's cards added (or taken away, sign -1)."""
     result = list(counts)
-    for index, count in copies.items():
+    for index, count in play:
         result[index] += sign * count
     return tuple(result)
 
@@ -104,10 +104,7 @@ def deck_has(supply: Counts, index: int) -> str:
 
 def sorted_cards(counts: Counts) -> list[int | str]:
     """Lowest first, jokers last (they are the highest cards)."""
-    cards: list[int | str] = []
-    for index, count in enumerate(counts):
-        cards.extend([JOKER if index == JOKER_VALUE else index] * count)
-    return cards
+    return list(chain.from_iterable(map(repeat, CARDS, counts)))
 
 
 def describe(cards: Sequence[int | str]) -> str:
@@ -400,8 +397,8 @@ class KarrierePoker(Game[State]):
                 yield Violation("kp.lead.pass", f"{name} starts this round and must play, not pass.")
             return
         cards = event["cards"]
-        played = kinds(cards)
-        if len(played) - (JOKER_VALUE in played) > 1:
+        played = kinds(tuple(cards))
+        if len(played) - (played[-1][0] == JOKER_VALUE) > 1:
             yield Violation("kp.play.mixed", f"{name} played {describe(cards)}: all cards must show one number.")
             return
         if state.leader is None:
@@ -410,7 +407,7 @@ class KarrierePoker(Game[State]):
                     "kp.raise.count",
                     f"{name} played {describe(cards)}, but the lead was {card_count(state.lead_count, 'card')}.",
                 )
-            elif min(played) <= state.top_value:
+            elif played[0][0] <= state.top_value:
                 yield Violation(
                     "kp.raise.higher",
                     f"{name} played {describe(cards)}, not higher than {describe(state.top_cards)}.",
@@ -421,13 +418,13 @@ class KarrierePoker(Game[State]):
                 f"{name} played {card_count(len(cards), 'card')} but holds only {state.sizes[seat]}.",
             )
         before, supply = state.played, state.supply
-        for index, copies in played.items():
+        for index, copies in played:
             if before[index] + copies > supply[index]:
                 yield Violation("kp.deck.supply", f"{name} played {describe(cards)}, but the deck has only {deck_has(supply, index)}.")
                 break
         dealt, change = state.dealt[seat], state.changes[seat]
         if dealt is not None and change is not None:  # the hand is known
-            for index, copies in played.items():
+            for index, copies in played:
                 if dealt[index] + change[index] < copies:
                     yield Violation("kp.hand.cards", f"{name} played {describe(cards)}, but does not hold them.", frozenset({seat}))
                     break
@@ -497,7 +494,7 @@ class KarrierePoker(Game[State]):
 
     def _play(self, state: State, event: Event) -> State:
         seat, cards = event["seat"], event["cards"]
-        played, change = kinds(cards), state.changes[seat]
+        played, change = kinds(tuple(cards)), state.changes[seat]
         sizes = replace_at(state.sizes, seat, state.sizes[seat] - len(cards))
         if state.leader is not None:  # a lead: everyone else still holding cards acts once
             start = state.order.index(seat)
@@ -514,7 +511,7 @@ class KarrierePoker(Game[State]):
             leader=None,
             lead_count=lead_count,
             pending=pending,
-            top_value=min(played),
+            top_value=played[0][0],
             top_cards=tuple(cards),
             top_seat=seat,
             round_won_by=None,

@@ -19,8 +19,10 @@ Spec: shared/rules/ftw.md. Decisions where the spec is silent:
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import compress, repeat
 from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
@@ -85,8 +87,8 @@ class State:
     def known(self, seat: int) -> frozenset[int]:
         """The cards known to be in a seat's hand: read from `places`, so a move updates
         one mapping, not two."""
-        mine = ("hand", seat)
-        return frozenset(card for card, place in self.places.items() if place == mine)
+        places = self.places  # compared in C: a reveal asks this of a whole round's places
+        return frozenset(compress(places, map(operator.eq, places.values(), repeat(("hand", seat)))))
 
     def starter(self, round_index: int) -> int:
         return (self.first + round_index) % self.seat_count
@@ -171,6 +173,8 @@ class Ftw(Game[State]):
     def _seen(self, state: State, seat: int, cards: Sequence[int], allow_played: bool = False) -> Violation | None:
         """The first card the seat cannot hold, because its place is known elsewhere."""
         name, places = state.names[seat], state.places
+        if len(set(cards)) == len(cards) and not any(map(places.__contains__, cards)):
+            return None  # no card named twice, none with a known place: the common case, in C
         for number in cards:
             place = places.get(number)
             if len(cards) > 1 and cards.count(number) > 1:
@@ -266,8 +270,7 @@ class Ftw(Game[State]):
 
     def _hand(self, state: State, event: Event) -> State:
         seat, cards = event["seat"], frozenset(event["cards"])
-        taken = {c for c, place in state.places.items() if place == ("hand", seat)}
-        hand = (cards - state.played[seat]) | taken
+        hand = (cards - state.played[seat]) | state.known(seat)
         places = {**state.places, **{c: ("hand", seat) for c in hand}}
         return evolve(
             state,

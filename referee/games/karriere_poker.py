@@ -376,24 +376,25 @@ class KarrierePoker(Game[State]):
                 )
 
     def _play_checks(self, state: State, event: Event) -> Iterator[Violation]:
-        seat, name = event["seat"], state.names[event["seat"]]
+        seat = event["seat"]
+        name = state.names[seat]
         if not state.playing:
             yield Violation("kp.deal.missing", f"{name} acts before the deal of the next game.")
             return
-        missing = state.exchanges_missing()
-        if missing:
-            giver, receiver, count = missing[0]
+        if len(state.exchanged) != 2 * len(state.pairs):  # exchanges missing (asked in line: every turn)
+            giver, receiver, count = state.exchanges_missing()[0]
             yield Violation(
                 "kp.exchange.missing",
                 f"Play waits for the exchange: {state.names[giver]} has yet to give "
                 f"{state.names[receiver]} {card_count(count, 'card')}.",
             )
             return
-        if seat != (state.leader if state.leader is not None else state.pending[0]):  # state.turn, exchanges done
+        leader = state.leader
+        if seat != (leader if leader is not None else state.pending[0]):  # state.turn, exchanges done
             yield Violation("kp.turn", self._not_your_turn(state, seat))
             return
         if event["type"] == "pass":
-            if state.leader == seat:
+            if leader == seat:
                 yield Violation("kp.lead.pass", f"{name} starts this round and must play, not pass.")
             return
         cards = event["cards"]

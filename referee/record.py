@@ -289,6 +289,7 @@ def _by_in_range(seat_count: int) -> Any:
     return check
 
 
+@lru_cache(maxsize=None)
 def event_order(game_name: str, event_type: str) -> tuple[str, ...]:
     """The canonical key order of one event type."""
     game = find_game(game_name)
@@ -345,15 +346,20 @@ def _valid_text(obj: Any, line: int | None) -> None:
 
 
 def _encode_strings(obj: Any) -> None:
-    """Encode every string in a loaded event, keys too (cheaper than writing it as JSON)."""
-    if isinstance(obj, str):
-        obj.encode("utf-8")
-    elif isinstance(obj, dict):
-        for key, value in obj.items():
-            _encode_strings(key)
-            _encode_strings(value)
+    """Encode every string in a loaded event, keys too, joined: a lone surrogate stays one
+    when joined, and one `encode` of a few joined strings is cheaper than one per string."""
+    if isinstance(obj, dict):
+        "".join(obj).encode("utf-8")  # the keys
+        values: Iterable[Any] = obj.values()
     elif isinstance(obj, list):
-        for value in obj:
+        values = obj
+    else:
+        if isinstance(obj, str):
+            obj.encode("utf-8")
+        return
+    "".join([value for value in values if type(value) is str]).encode("utf-8")
+    for value in values:
+        if isinstance(value, (dict, list)):
             _encode_strings(value)
 
 
@@ -375,7 +381,10 @@ def read_record(text: str) -> Record:
 
 def canonical(obj: Mapping[str, Any]) -> str:
     """One record line: the text that is written, exported and hashed."""
-    return json.dumps(obj, ensure_ascii=False)
+    return _LINE_ENCODER.encode(obj)
+
+
+_LINE_ENCODER = json.JSONEncoder(ensure_ascii=False)  # json.dumps(obj, ensure_ascii=False), made once
 
 
 def write_record(header: Header, events: Iterable[Mapping[str, Any]]) -> str:

@@ -23,9 +23,10 @@ import json
 import secrets
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import lru_cache
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -83,7 +84,14 @@ def chain_hash(previous: str, line: str) -> str:
 
 
 def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+    """The time to the second, as ISO 8601 in UTC."""
+    return _second(int(time.time()))
+
+
+@lru_cache(maxsize=1)
+def _second(second: int) -> str:
+    """Written once per second: an append asks for the time on every move."""
+    return datetime.fromtimestamp(second, UTC).isoformat()
 
 
 def new_game_id() -> str:
@@ -92,6 +100,29 @@ def new_game_id() -> str:
         game_id = secrets.token_urlsafe(9)
         if not game_id.startswith("-"):
             return game_id
+
+
+class _Transaction:
+    """`with store.transaction():` BEGIN IMMEDIATE under the store's lock, then COMMIT, or
+    ROLLBACK on any exception. A plain context manager, made once per store: every move
+    opens one, and a generator-based one costs several microseconds more."""
+
+    def __init__(self, store: Store) -> None:
+        self.lock, self.connection = store.lock, store.db.conn
+
+    def __enter__(self) -> None:
+        self.lock.acquire()
+        try:
+            self.connection.execute("BEGIN IMMEDIATE")
+        except BaseException:
+            self.lock.release()
+            raise
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: Any) -> None:
+        try:
+            self.connection.execute("ROLLBACK" if kind is not None else "COMMIT")
+        finally:
+            self.lock.release()
 
 
 class Store:
@@ -105,6 +136,7 @@ class Store:
         connection = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
         self.db = sqlite_utils.Database(connection)
         self.lock = threading.RLock()
+        self._transaction = _Transaction(self)
         self._headers: dict[str, Header] = {}
         with self.lock:
             self.db.execute("PRAGMA journal_mode=WAL")
@@ -155,17 +187,9 @@ class Store:
                 "head_hash = COALESCE((SELECT hash FROM events WHERE game = games.id ORDER BY seq DESC LIMIT 1), hash)"
             )
 
-    @contextmanager
-    def transaction(self) -> Iterator[None]:
+    def transaction(self) -> _Transaction:
         """One write transaction under the store's lock: all of it is stored, or nothing."""
-        with self.lock:
-            self.db.conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield
-            except BaseException:
-                self.db.conn.execute("ROLLBACK")
-                raise
-            self.db.conn.execute("COMMIT")
+        return self._transaction
 
     def close(self) -> None:
         self.db.close()
@@ -274,8 +298,10 @@ class Store:
         # One statement: the head, and the event stored earlier under this key if any.
         row = self.db.conn.execute(
             "SELECT head_seq, head_hash, (SELECT json_array(body, answer) FROM events "
-            "WHERE game = ?1 AND idempotency_key = ?2) FROM games WHERE id = ?1",
-            [game_id, key],
+            "WHERE game = ?1 AND idempotency_key = ?2) FROM games WHERE id = ?1"
+            if key is not None
+            else "SELECT head_seq, head_hash, NULL FROM games WHERE id = ?1",
+            [game_id, key] if key is not None else [game_id],
         ).fetchone()
         if row[2] is not None:
             body_line, answer = json.loads(row[2])

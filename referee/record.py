@@ -97,12 +97,6 @@ class HeaderSchema(Schema):
                 f"not {len(names)}",
                 "seats",
             )
-        try:
-            # Options are checked against the seats too (a `first` seat that exists), so a
-            # header that is accepted always starts a game.
-            game.initial(names, game.load_options(data["options"]))
-        except ValidationError as error:
-            raise ValidationError(error.messages, "options") from None
 
 
 HEADER_SCHEMA = HeaderSchema()  # made once: loading keeps no state in the schema
@@ -127,6 +121,13 @@ class Header:
     def loaded_options(self) -> dict[str, Any]:
         """The options with their defaults (checked when the header was read)."""
         return self.rules.load_options(self.options)
+
+    @cached_property
+    def initial_state(self) -> Any:
+        """The game's state before the first event: made when the header is read (which
+        checks the options against the seats) and shared by every replay of it (states
+        are immutable)."""
+        return self.rules.initial(self.seats, self.loaded_options)
 
     def to_json(self) -> dict[str, Any]:
         line: dict[str, Any] = {
@@ -173,13 +174,21 @@ def parse_header(obj: Any, line: int | None = 1) -> Header:
         data = HEADER_SCHEMA.load(obj)
     except ValidationError as error:
         raise RecordError(flatten_errors(error.messages), line, error.messages) from None
-    return Header(
+    header = Header(
         game=data["game"],
         seats=tuple(data["seats"]),
         options=data["options"],
         title=data.get("title"),
         started_at=data.get("started_at"),
     )
+    try:
+        # Options are checked against the seats too (a `first` seat that exists), so a
+        # header that is accepted always starts a game.
+        header.initial_state  # noqa: B018 (made here, kept for replay)
+    except ValidationError as error:
+        errors = {"options": error.messages}
+        raise RecordError(flatten_errors(errors), line, errors) from None
+    return header
 
 
 class _Slow(Exception):

@@ -74,9 +74,7 @@ class Fold:
 
 def start(header: Header) -> Fold:
     """The fold before the first event."""
-    game = header.rules
-    options = game.load_options(header.options)
-    return Fold(header, game, game.initial(header.seats, options))
+    return Fold(header, header.rules, header.initial_state)
 
 
 def void_error(event: Mapping[str, Any], void_seqs: frozenset[int]) -> Violation | None:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import operator
 from functools import lru_cache
-from itertools import chain, repeat
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -66,11 +65,11 @@ def card_index(card: int | str) -> int:
     return JOKER_VALUE if card == JOKER else int(card)
 
 
-CARDS = (0, *range(1, 14), JOKER)  # the card at each index of Counts (none is 0)
-
-
 def to_counts(cards: Sequence[int | str]) -> Counts:
-    return tuple(map(cards.count, CARDS))
+    counts = [0] * 15
+    for card in cards:
+        counts[JOKER_VALUE if card == JOKER else card] += 1  # type: ignore[index]
+    return tuple(counts)
 
 
 def add(a: Counts, b: Counts, sign: int = 1) -> Counts:
@@ -104,7 +103,10 @@ def deck_has(supply: Counts, index: int) -> str:
 
 def sorted_cards(counts: Counts) -> list[int | str]:
     """Lowest first, jokers last (they are the highest cards)."""
-    return list(chain.from_iterable(map(repeat, CARDS, counts)))
+    cards: list[int | str] = []
+    for index, count in enumerate(counts):
+        cards.extend([JOKER if index == JOKER_VALUE else index] * count)
+    return cards
 
 
 def describe(cards: Sequence[int | str]) -> str:
@@ -567,8 +569,13 @@ class KarrierePoker(Game[State]):
 
     @staticmethod
     def _due_cards(dealt: Counts, count: int, lowest: bool) -> list[int | str]:
-        cards = sorted_cards(dealt)
-        return cards[:count] if lowest else cards[-count:]
+        """The `count` lowest (or highest) cards of a dealt hand, lowest first."""
+        due: list[int | str] = []
+        for index in range(1, 15) if lowest else range(14, 0, -1):
+            due.extend([JOKER if index == JOKER_VALUE else index] * min(dealt[index], count - len(due)))
+            if len(due) == count:
+                break
+        return due if lowest else due[::-1]
 
     def _not_a_pair(self, state: State, giver: int, receiver: int) -> str:
         names = state.names

@@ -87,15 +87,19 @@ def ranking_by_score(scores: Mapping[str, int]) -> list[list[str]]:
     return [tiers[points] for points in sorted(tiers, reverse=True)]
 
 
-def evolve(state: S, **changes: Any) -> S:
-    """A copy of a frozen state with some fields changed.
+def evolve(state: S, changes: Mapping[str, Any] | None = None, /, **more: Any) -> S:
+    """A copy of a frozen state with some fields changed: `changes` (a dict), `more` or both.
 
     What `dataclasses.replace` does, without re-running `__init__` over every field: a
-    fold makes one of these per event, so this is the hot path of every replay. The
-    states are frozen dataclasses without `__post_init__` or slots.
+    fold makes one of these per event, so this is the hot path of every replay. A move
+    that gathers its changes in a dict passes it as it is (unpacking it as keywords would
+    build it again). The states are frozen dataclasses without `__post_init__` or slots.
     """
     fields_of_copy = state.__dict__.copy()
-    fields_of_copy.update(changes)
+    if changes:
+        fields_of_copy.update(changes)
+    if more:
+        fields_of_copy.update(more)
     copy = object.__new__(type(state))
     object.__setattr__(copy, "__dict__", fields_of_copy)  # frozen: set past the dataclass
     return copy

@@ -301,7 +301,7 @@ class Ftw(Game[State]):
         seat, played = event["seat"], event["card"]
         changes = self._laid_down(state, seat, played, {played: PILE}, state.sizes[seat] - 1)
         changes["pile"] = (*state.pile, played)
-        return evolve(state, **changes)
+        return evolve(state, changes)
 
     def _low(self, state: State, event: Event) -> State:
         seat, played, take = event["seat"], event["card"], event["take"]
@@ -311,19 +311,17 @@ class Ftw(Game[State]):
             changes["hands"] = replace_at(hands, seat, hands[seat] | {take})
         changes["pile"] = ()
         changes["helpers"] = replace_at(state.helpers, seat, (*state.helpers[seat], played))
-        return evolve(state, **changes)
+        return evolve(state, changes)
 
     def _boost(self, state: State, event: Event) -> State:
         seat, played, used = event["seat"], event["card"], event["helpers"]
         unused = list(state.helpers[seat])
         for helper in used:
             unused.remove(helper)
-        return evolve(
-            state,
-            **self._laid_down(state, seat, played, {played: PILE, **{h: OUT for h in used}}, state.sizes[seat] - 1),
-            pile=(*state.pile, played),
-            helpers=replace_at(state.helpers, seat, tuple(unused)),
-        )
+        changes = self._laid_down(state, seat, played, {played: PILE, **{h: OUT for h in used}}, state.sizes[seat] - 1)
+        changes["pile"] = (*state.pile, played)
+        changes["helpers"] = replace_at(state.helpers, seat, tuple(unused))
+        return evolve(state, changes)
 
     def _reveal(self, state: State, event: Event) -> State:
         seat, cards = event["seat"], tuple(event["cards"])

@@ -507,17 +507,19 @@ class KarrierePoker(Game[State]):
             pending, lead_count = state.pending[1:], state.lead_count
         state = evolve(
             state,
-            sizes=sizes,
-            changes=state.changes if change is None else replace_at(state.changes, seat, moved(change, played, -1)),
-            played=moved(state.played, played),
-            out=(*state.out, seat) if sizes[seat] == 0 else state.out,
-            leader=None,
-            lead_count=lead_count,
-            pending=pending,
-            top_value=played[0][0],
-            top_cards=tuple(cards),
-            top_seat=seat,
-            round_won_by=None,
+            {  # a dict, not keywords: plays are half of a game
+                "sizes": sizes,
+                "changes": state.changes if change is None else replace_at(state.changes, seat, moved(change, played, -1)),
+                "played": moved(state.played, played),
+                "out": (*state.out, seat) if sizes[seat] == 0 else state.out,
+                "leader": None,
+                "lead_count": lead_count,
+                "pending": pending,
+                "top_value": played[0][0],
+                "top_cards": tuple(cards),
+                "top_seat": seat,
+                "round_won_by": None,
+            },
         )
         return self._after_turn(state)
 

@@ -587,8 +587,8 @@ class LadiesAndGentlemen(Game[State]):
             cards[card.name] = evolve(card, place="returned-to-courtesan", gentleman=None)
         else:
             del cards[card.name]  # back under its deck
-        return evolve(state, evening=True, billing=True, cards=cards, settled=state.settled | {card.name},
-                      money={**state.money, seat: state.money[seat] - self._cost(card, choice)}, **changes)
+        return evolve(state, changes, evening=True, billing=True, cards=cards, settled=state.settled | {card.name},
+                      money={**state.money, seat: state.money[seat] - self._cost(card, choice)})
 
     def _done(self, state: State, event: Event) -> State:
         done = state.done | {event["seat"]}

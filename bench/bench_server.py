@@ -292,8 +292,9 @@ def floor_and_referee(folder: Path, made: list[tuple[dict[str, Any], list[dict[s
 
 
 def one_connection(folder: Path, threads: int, rounds: int = 5, moves: int = 200) -> None:
-    """A move at one connection, referee against the bare endpoint, both servers up, in
-    interleaved rounds: p50 of each round's moves, as a ratio (target <= 1.25)."""
+    """A move at one connection, referee against the bare endpoint, both servers up, the
+    two alternating move by move (so a busy moment of the machine falls on both): p50 of
+    each round's moves, as a ratio (target <= 1.25)."""
     header, events = karriere_poker(NAMES, games=rounds * moves // 50 + 2, seed=7, hands=False)
     body = {"game": header.game, "seats": list(header.seats), "options": dict(header.options)}
     bare_port, port = free_port(), free_port()
@@ -308,13 +309,14 @@ def one_connection(folder: Path, threads: int, rounds: int = 5, moves: int = 200
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         bodies = [{k: v for k, v in e.items() if k != "seq"} for e in events]
         p50s: dict[str, list[float]] = {"referee": [], "bare": []}
+        sides = (("bare", bare_load, bare_connection, f"/bare/{game}"), ("referee", load, connection, f"/api/games/{game}/events"))
         for number in range(rounds):
-            batch = bodies[number * moves : (number + 1) * moves]
-            for side, loader, conn, url in (("bare", bare_load, bare_connection, f"/bare/{game}"),
-                                            ("referee", load, connection, f"/api/games/{game}/events")):
+            for _, loader, _, _ in sides:
                 loader.latencies.clear()
-                for index, move in enumerate(batch):
+            for index, move in enumerate(bodies[number * moves : (number + 1) * moves]):
+                for _, loader, conn, url in sides:
                     loader._post(conn, url, move, token, f"{number}:{index}")
+            for side, loader, _, _ in sides:
                 p50s[side].append(percentile(loader.latencies, 0.5))
         ratios = sorted(r / b for r, b in zip(p50s["referee"], p50s["bare"]))
         print(f"one connection, {moves} moves a round, {rounds} rounds: referee/bare p50 "

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from marshmallow import ValidationError
 
-from referee.record import RecordError, event_schema, read_record, write_record
+from referee.record import RecordError, event_schema, parse_event, parse_header, read_record, write_record
 
 HEADER = '{"format": "table-record/1", "game": "karriere-poker", "seats": ["Anna", "Ben", "Cem", "Dora"], "options": {}}'
 
@@ -156,3 +156,30 @@ def test_compiled_event_checks_load_what_marshmallow_loads_and_refuse_what_it_re
                 compared += 1
                 refused += fast[0] == "errors"
     assert compared > 2_000 and 0 < refused < compared  # both sides of the check were used
+
+
+LG_HEADER = {"format": "table-record/1", "game": "ladies-and-gentlemen", "seats": ["Anna", "Ben", "Cem", "Dora", "Emil"], "options": {}}
+
+
+@pytest.mark.parametrize(
+    "event",
+    [
+        '{"type": "note", "text": "TEXT"}',  # a value
+        '{"type": "take", "seat": 0, "boutique": "team-0", "card": {"name": "TEXT", "kind": "servant", "price": 1, "stars": 0}}',
+        '{"type": "keep", "seat": 4, "cards": ["Hat", "TEXT"]}',  # in a list
+    ],
+    ids=["value", "nested object", "list"],
+)
+def test_a_lone_surrogate_anywhere_in_an_event_is_refused(event: str) -> None:
+    header = parse_header(LG_HEADER)
+    with pytest.raises(RecordError, match="lone surrogate"):
+        parse_event(header, {**json.loads(event.replace("TEXT", "x\\udfffy")), "seq": 1}, 1)
+    assert parse_event(header, {**json.loads(event.replace("TEXT", "x\\u00e9y")), "seq": 1}, 1)  # é is fine
+
+
+def test_a_lone_surrogate_in_a_header_key_is_refused() -> None:
+    with pytest.raises(RecordError, match="lone surrogate"):
+        parse_header({**LG_HEADER, "options": {"\udc00": True}})
+    # Joined strings stay apart: a high and a low surrogate in two strings are still two lone ones.
+    with pytest.raises(RecordError, match="lone surrogate"):
+        parse_header({**LG_HEADER, "title": "\ud83d", "seats": ["\ude00", "Ben", "Cem", "Dora", "Emil"]})

@@ -104,7 +104,7 @@ def new_game_id() -> str:
 
 class _Transaction:
     """`with store.transaction():` BEGIN IMMEDIATE under the store's lock, then COMMIT, or
-    ROLLBACK on any exception. A plain context manager, made once per store: every move
+    ROLLBACK on any exception (and when the COMMIT itself fails). A plain context manager, made once per store: every move
     opens one, and a generator-based one costs several microseconds more."""
 
     def __init__(self, store: Store) -> None:
@@ -120,9 +120,14 @@ class _Transaction:
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: Any) -> None:
         try:
-            self.connection.execute("ROLLBACK" if kind is not None else "COMMIT")
+            if kind is None:
+                self.connection.execute("COMMIT")
         finally:
-            self.lock.release()
+            try:
+                if self.connection.in_transaction:  # an exception, or a COMMIT that failed
+                    self.connection.execute("ROLLBACK")
+            finally:
+                self.lock.release()
 
 
 class Store:

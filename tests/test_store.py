@@ -44,6 +44,20 @@ def test_expected_seq_mismatch_is_a_conflict_and_stores_nothing(store: Store) ->
     assert store.last_seq(game) == 1
 
 
+def test_a_commit_that_fails_is_rolled_back_and_the_store_goes_on(store: Store) -> None:
+    game = store.create_game(KP)
+    store.append(game, {"type": "deal", "dealer": 3})
+    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+        with store.transaction():
+            store.db.conn.execute("PRAGMA defer_foreign_keys=ON")  # the COMMIT itself fails
+            store.db.conn.execute(
+                "INSERT INTO snapshots (game, seq, hash, fingerprint, fold) VALUES ('no such game', 1, 'h', 'f', x'00')"
+            )
+    assert not store.db.conn.in_transaction
+    assert store.db.conn.execute("SELECT COUNT(*) FROM snapshots").fetchone()[0] == 0
+    assert store.append(game, {"type": "pass", "seat": 0}).seq == 2  # the lock was let go too
+
+
 def test_a_format_error_stores_nothing(store: Store) -> None:
     game = store.create_game(KP)
     with pytest.raises(RecordError, match="cards"):

@@ -161,42 +161,36 @@ class Ftw(Game[State]):
 
     # --- checks ---------------------------------------------------------------------
 
-    def _out_of_range(self, state: State, cards: Iterable[int]) -> Violation | None:
-        """The first card outside this player count's range, as a flag (a plain function,
-        not a generator: every move runs it)."""
+    def _out_of_range(self, state: State, cards: Iterable[int]) -> tuple[Violation, ...]:
+        """ftw.card.range for the first card outside this player count's range, if any
+        (a plain function, not a generator: every move runs these checks)."""
         top = state.top_card
         for number in cards:
             if not 1 <= number <= top:
-                return Violation("ftw.card.range", f"There is no card {number}: with {state.seat_count} players the cards are 1–{top}.")
-        return None
+                return (Violation("ftw.card.range", f"There is no card {number}: with {state.seat_count} players the cards are 1–{top}."),)
+        return ()
 
-    def _seen(self, state: State, seat: int, cards: Sequence[int], allow_played: bool = False) -> Violation | None:
-        """The first card the seat cannot hold, because its place is known elsewhere."""
+    def _seen(self, state: State, seat: int, cards: Sequence[int], allow_played: bool = False) -> tuple[Violation, ...]:
+        """ftw.card.seen for the first card the seat cannot hold (its place is known
+        elsewhere, or it is named twice), if any."""
         name, places = state.names[seat], state.places
         if len(set(cards)) == len(cards) and not any(map(places.__contains__, cards)):
-            return None  # no card named twice, none with a known place: the common case, in C
+            return ()  # no card named twice, none with a known place: the common case, in C
         for number in cards:
             place = places.get(number)
             if len(cards) > 1 and cards.count(number) > 1:
-                return Violation("ftw.card.seen", f"{name} names card {number} twice; each number exists once.")
+                return (Violation("ftw.card.seen", f"{name} names card {number} twice; each number exists once."),)
             if place is None or place == ("hand", seat) or (allow_played and number in state.played[seat]):
                 continue
             # A card in another hand may be known from that seat's private `hand`.
             concerned = frozenset({place[1]}) if place[0] == "hand" else frozenset()
-            return Violation("ftw.card.seen", f"{name} cannot hold card {number}: it is {self._where(state, place)}.", concerned)
-        return None
-
-    def _card_checks(
-        self, state: State, seat: int, cards: Sequence[int], allow_played: bool = False, in_range: bool = True, seen: bool = True
-    ) -> Iterator[Violation]:
-        """ftw.card.range (when `in_range`) and ftw.card.seen (when `seen`) for these cards."""
-        for broken in (in_range and self._out_of_range(state, cards), seen and self._seen(state, seat, cards, allow_played)):
-            if broken:
-                yield broken
+            return (Violation("ftw.card.seen", f"{name} cannot hold card {number}: it is {self._where(state, place)}.", concerned),)
+        return ()
 
     def _hand_checks(self, state: State, event: Event) -> Iterator[Violation]:
         seat, cards = event["seat"], event["cards"]
-        yield from self._card_checks(state, seat, cards, allow_played=True)
+        yield from self._out_of_range(state, cards)
+        yield from self._seen(state, seat, cards, allow_played=True)
         size = start_size(state.seat_count)
         if len(cards) != size:
             yield Violation("ftw.reveal.count", f"{state.names[seat]}'s hand has {len(cards)} cards; hands hold {size} after the pass.")
@@ -210,12 +204,12 @@ class Ftw(Game[State]):
         if seat != state.turn:
             yield Violation("ftw.turn", f"It is {state.names[state.turn]}'s turn, not {name}'s.")
             return
-        # The card checks in line for the one card a move names (every move runs them).
+        # The one card a move names (two for a low) is checked in line; the helpers word the flag.
         if not 1 <= played <= state.top_card or (kind == "low" and not 1 <= event["take"] <= state.top_card):
-            yield from self._card_checks(state, seat, (played, event["take"]) if kind == "low" else (played,), seen=False)
+            yield from self._out_of_range(state, (played, event["take"]) if kind == "low" else (played,))
         place = state.places.get(played)
         if place is not None and place != ("hand", seat):
-            yield from self._card_checks(state, seat, (played,), in_range=False)
+            yield from self._seen(state, seat, (played,))
         top = state.pile[-1] if state.pile else None
         if kind == "high":
             if top is not None and played <= top:
@@ -259,7 +253,8 @@ class Ftw(Game[State]):
         if state.revealed[seat] is not None:
             yield Violation("ftw.reveal.twice", f"{name} has already revealed this round.")
             return
-        yield from self._card_checks(state, seat, cards)
+        yield from self._out_of_range(state, cards)
+        yield from self._seen(state, seat, cards)
         if len(cards) != state.sizes[seat]:
             yield Violation("ftw.reveal.count", f"{name} reveals {len(cards)} cards but holds {state.sizes[seat]}.")
         missing = sorted(state.known(seat) - set(cards))

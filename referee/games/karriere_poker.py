@@ -20,9 +20,9 @@ Spec: shared/rules/karriere-poker.md. Decisions where the spec is silent:
 from __future__ import annotations
 
 import operator
-from functools import lru_cache
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
@@ -383,8 +383,9 @@ class KarrierePoker(Game[State]):
         if not state.playing:
             yield Violation("kp.deal.missing", f"{name} acts before the deal of the next game.")
             return
-        if len(state.exchanged) != 2 * len(state.pairs):  # exchanges missing (asked in line: every turn)
-            giver, receiver, count = state.exchanges_missing()[0]
+        missing = state.exchanges_missing()
+        if missing:
+            giver, receiver, count = missing[0]
             yield Violation(
                 "kp.exchange.missing",
                 f"Play waits for the exchange: {state.names[giver]} has yet to give "

@@ -11,11 +11,12 @@ import hashlib
 import hmac
 import secrets
 import sqlite3
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from .games.base import Game
+from .replay import EVERYTHING, PUBLIC, Sight
 from .store import Store, now
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -47,17 +48,15 @@ class Caller:
         """What the `by` field of an event this caller logs says: "host" or the seat."""
         return "host" if self.is_host else self.seat
 
-    def reader(self, game: Game[Any], state: Any, finished: bool) -> Callable[[int], bool] | None:
-        """Whose secrets this caller may read: everyone's once the game is over (None); the
-        host all; a seat its own and those it shares them with (its team, Game.sharing)."""
-        if finished:
-            return None
-        if self.is_host:
-            return lambda seat: True
-        me = self.seat
-        if self.role != "seat" or me is None:
-            return lambda seat: False
-        return lambda seat: me in game.sharing(state, seat)
+    def sight(self, game: Game[Any], state: Any, revealed: bool) -> Sight:
+        """What this caller may know: everything once the host has revealed the secrets, and
+        the host always; a seat public information and its own (its team's, Game.sharing)
+        private records; a spectator public information."""
+        if revealed or self.is_host:
+            return EVERYTHING
+        if self.role != "seat" or self.seat is None:
+            return PUBLIC
+        return Sight(False, game.sharing(state, self.seat))
 
     def idempotency_key(self, key: str | None) -> str | None:
         """A client's key, scoped to this caller's token: another phone's key is its own."""
@@ -164,10 +163,10 @@ class Access:
         return token
 
 
-def visible_event(game: Game[Any], state: Any, event: Mapping[str, Any], caller: Caller, finished: bool) -> dict[str, Any]:
-    """An event as this caller may see it: private events of other seats are withheld."""
-    reader = caller.reader(game, state, finished)
-    if reader is None or event["type"] not in game.private_events or ("seat" in event and reader(event["seat"])):
+def visible_event(game: Game[Any], event: Mapping[str, Any], sight: Sight) -> dict[str, Any]:
+    """An event as this reader may see it: private events of other seats are withheld (who
+    logged what kind of event, and when, is public; what it says is not)."""
+    if sight.everything or event["type"] not in game.private_events or event.get("seat") in sight.seats:
         return dict(event)
     return {"seq": event["seq"], "type": event["type"], "seat": event.get("seat"), "withheld": True}
 

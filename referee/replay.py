@@ -8,12 +8,23 @@ is kept apart (`withdrawn`, with the void that withdrew it), so a dispute still 
 went wrong and how the table corrected it. `void` and `note` are accepted after the end
 (a void may withdraw a mistaken `end`); a second void of the same target is harmless and
 accepted, and the first one is the one that withdrew it.
+
+Secrets (the privacy model): a public event is judged on public information alone, a
+private event (a recorded hand) on public information and its own seat's (team's) private
+records: `Game.knowing` takes out what the judge may not know. A flag on a private event
+may be read only by its seat (team) and the host. Where the whole truth breaks a rule that
+this judgement did not see (two recorded hands that hold more copies than exist, a played
+card missing from the player's recorded hand), the event is not flagged: the clash is kept
+apart (`Fold.clashes`), for the host at once, for each seat whose own records show it
+already (so telling it tells nothing new), and for everyone once the secrets are revealed.
+A flagged event is always skipped: nothing counts as logged, so a seat may log its hand
+again after a flagged try.
 """
 
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -26,6 +37,23 @@ CORE_RULES = {
     "core.void.target": "a void targets the header, a void, or a later or nonexistent seq",
     "core.game.over": "any event after the game has finished",
 }
+
+
+@dataclass(frozen=True)
+class Sight:
+    """What a reader may know: everything (the host, or anyone once the secrets are
+    revealed), or public information and the private records of `seats` (a seat's team)."""
+
+    everything: bool
+    seats: frozenset[int] = frozenset()
+
+    def sees(self, audience: frozenset[int] | None) -> bool:
+        """Whether a flag meant for `audience` (None: everyone) may be shown to this reader."""
+        return self.everything or audience is None or not audience.isdisjoint(self.seats)
+
+
+EVERYTHING = Sight(True)  # the whole record in the reader's hands (the CLI, the host)
+PUBLIC = Sight(False)  # a spectator before the reveal
 
 
 @dataclass(frozen=True)
@@ -49,7 +77,8 @@ class Fold:
     violations: tuple[tuple[int, Violation], ...] = ()  # standing flags only
     withdrawn: tuple[Withdrawn, ...] = ()
     void_seqs: frozenset[int] = frozenset()
-    logged_once: frozenset[Any] = frozenset()  # keys of Game.once_per tries, flagged ones too
+    clashes: tuple[tuple[int, Violation], ...] = ()  # legal events the whole truth contradicts
+
 
     @property
     def voided(self) -> tuple[int, ...]:
@@ -62,14 +91,22 @@ class Fold:
                 return violation
         return None
 
+    def clash_at(self, seq: int) -> Violation | None:
+        """What the whole truth says against legal event `seq` (None: nothing)."""
+        return next((clash for clashed, clash in self.clashes if clashed == seq), None)
+
     def withdrawn_at(self, seq: int) -> Withdrawn | None:
         return next((w for w in self.withdrawn if w.seq == seq), None)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        return self.game.view(self.state, seat, self.outcome)
+    def known_state(self, sight: Sight = EVERYTHING) -> Any:
+        """The state as this reader may know it."""
+        return self.state if sight.everything else self.game.knowing(self.state, sight.seats)
 
-    def result(self) -> Result:
-        return self.game.result(self.state, self.outcome)
+    def view(self, seat: int | None, sight: Sight = EVERYTHING) -> dict[str, Any]:
+        return self.game.view(self.known_state(sight), seat, self.outcome)
+
+    def result(self, sight: Sight = EVERYTHING) -> Result:
+        return self.game.result(self.known_state(sight), self.outcome)
 
 
 def start(header: Header) -> Fold:
@@ -108,46 +145,59 @@ class _Folding:
     """A fold being built: mutable, so replay makes no new `Fold` per event (the hot path
     of every cold start); frozen into a `Fold` at snapshots and at the end."""
 
-    __slots__ = ("fold", "game", "state", "seq", "outcome", "violations", "withdrawn", "void_seqs", "logged_once")
+    __slots__ = ("fold", "game", "state", "seq", "outcome", "violations", "withdrawn", "void_seqs", "clashes")
 
     def __init__(self, fold: Fold) -> None:
         self.fold, self.game = fold, fold.game
         self.state, self.seq, self.outcome = fold.state, fold.seq, fold.outcome
         self.violations = list(fold.violations)
         self.withdrawn = list(fold.withdrawn)
-        self.void_seqs, self.logged_once = set(fold.void_seqs), set(fold.logged_once)
+        self.void_seqs = set(fold.void_seqs)
+        self.clashes = list(fold.clashes)
 
     def frozen(self) -> Fold:
         f = self.fold
         return Fold(
             f.header, f.game, self.state, self.seq, self.outcome, tuple(self.violations),
-            tuple(self.withdrawn), frozenset(self.void_seqs), frozenset(self.logged_once),
+            tuple(self.withdrawn), frozenset(self.void_seqs), tuple(self.clashes),
         )  # fmt: skip
 
     def step(self, event: Mapping[str, Any]) -> None:
         """Fold one event (core rules first); a flagged event leaves the game state as it was.
 
         The hot path of every replay, so a move is judged here in line."""
-        kind, game, seq = event["type"], self.game, event["seq"]
+        kind, game, seq, state = event["type"], self.game, event["seq"], self.state
         self.seq = seq
         if kind in TABLE_EVENTS or self.outcome is not None:
             self._table_event(event, kind)
             return
-        if kind in game.once_types:
-            once = game.once_per(self.state, event)
-            if once is not None:
-                if once[0] in self.logged_once:
-                    self.violations.append((seq, once[1]))
-                    return
-                self.logged_once.add(once[0])
-        after = game.apply(self.state, event)
-        if isinstance(after, Violation):
-            if kind in game.private_events and "seat" in event:
-                # A flag on a private event (a logged hand) tells of its contents.
-                after = Violation(after.rule, after.message, after.private_to | {event["seat"]})
-            self.violations.append((seq, after))
-        else:
-            self.state, self.outcome = after, game.outcome(after)
+        # Judged on what the event's author may know: public information, and for a
+        # private event its own seat's (team's) records.
+        author = game.sharing(state, event["seat"]) if kind in game.private_events else None
+        judged = game.knowing(state, author or frozenset()) if game.private_events else state
+        broken = game.first_broken(judged, event)
+        if broken is not None:
+            self.violations.append((seq, broken if author is None else Violation(broken.rule, broken.message, author)))
+            return
+        if judged is not state:
+            truth = game.first_broken(state, event)
+            if truth is not None:
+                self.clashes.append((seq, Violation(truth.rule, truth.message, self._told_of_clash(event, author))))
+        self.state = game.effect(state, event)
+        self.outcome = game.outcome(self.state)
+
+    def _told_of_clash(self, event: Mapping[str, Any], author: frozenset[int] | None) -> frozenset[int]:
+        """The seats a clash tells nothing new: for a public event, each seat whose own
+        records already show it; for a private one nobody but the host (it involves
+        another seat's records, which its author may not learn)."""
+        if author is not None:
+            return frozenset()
+        game, state = self.game, self.state
+        told: set[int] = set()
+        for seat in range(len(self.fold.header.seats)):
+            if game.first_broken(game.knowing(state, game.sharing(state, seat)), event) is not None:
+                told.add(seat)
+        return frozenset(told)
 
     def _table_event(self, event: Mapping[str, Any], kind: str) -> None:
         """The table's own events (void, note, end), and any event after the end."""
@@ -238,13 +288,11 @@ def is_valid_void(fold_before: Fold, event: Mapping[str, Any]) -> bool:
     return event["type"] == "void" and void_error(event, fold_before.void_seqs) is None
 
 
-def report(fold: Fold, event_count: int | None = None, may_see: Callable[[int], bool] | None = None) -> dict[str, Any]:
-    """The CLI's `--json` object (DESIGN.md), also served by the API.
-
-    `may_see(seat)` says whose private information the reader may see; flags judged on
-    what they may not see are redacted (None: the whole record is in the reader's hands).
-    """
-    result = fold.result()
+def report(fold: Fold, event_count: int | None = None, sight: Sight = EVERYTHING) -> dict[str, Any]:
+    """The CLI's `--json` object (DESIGN.md), also served by the API, as `sight` may read it:
+    flags it may not read are left out (a withdrawn one keeps its seq and void, with no
+    rule), and the state and result are worked out from what it may know."""
+    result = None if result_hidden(fold, sight) else fold.result(sight)
     return {
         "game": fold.header.game,
         "events": fold.seq if event_count is None else event_count,
@@ -252,19 +300,27 @@ def report(fold: Fold, event_count: int | None = None, may_see: Callable[[int], 
         "outcome": None
         if fold.outcome is None
         else {"termination": fold.outcome.termination.value, "reason": fold.outcome.reason},
-        "violations": [{"seq": seq, **flag_json(violation, may_see)} for seq, violation in fold.violations],
+        "violations": [{"seq": seq, **flag_json(flag)} for seq, flag in fold.violations if sight.sees(flag.audience)],
         "voided": sorted(fold.voided),
         "withdrawn": [
-            {"seq": w.seq, **flag_json(w.flag, may_see), "voided_by": w.voided_by} for w in fold.withdrawn
+            {"seq": w.seq, **flag_json(w.flag, sight), "voided_by": w.voided_by} for w in fold.withdrawn
         ],
-        "scores": result.scores,
-        "ranking": result.ranking,
-        "result": result.detail,
+        "clashes": [{"seq": seq, **flag_json(clash)} for seq, clash in fold.clashes if sight.sees(clash.audience)],
+        "scores": None if result is None else result.scores,
+        "ranking": None if result is None else result.ranking,
+        "result": None if result is None else result.detail,
     }
 
 
-def flag_json(violation: Violation | None, may_see: Callable[[int], bool] | None = None) -> dict[str, str | None]:
-    """A flag as the contract shows it; redacted for a reader who may not see what it used."""
-    if violation is None:
+def result_hidden(fold: Fold, sight: Sight) -> bool:
+    """Whether this reader is shown no result yet: a score table that tells what players
+    hold (Game.result_is_private), or the end of a game with secrets before the host has
+    revealed them (the winner may turn on a secret)."""
+    return not sight.everything and (fold.game.result_is_private or (fold.outcome is not None and bool(fold.game.private_events)))
+
+
+def flag_json(violation: Violation | None, sight: Sight = EVERYTHING) -> dict[str, str | None]:
+    """A flag as the contract shows it; none (as for a legal event) for a reader who may not read it."""
+    if violation is None or not sight.sees(violation.audience):
         return {"rule": None, "message": None}
-    return {"rule": violation.rule, "message": violation.message if may_see is None else violation.shown_to(may_see)}
+    return {"rule": violation.rule, "message": violation.message}

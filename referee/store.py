@@ -151,7 +151,8 @@ class Store:
 
     def _create_schema(self) -> None:
         self.db["games"].create(
-            {"id": str, "game": str, "header": str, "hash": str, "created_at": str, "head_seq": int, "head_hash": str},
+            {"id": str, "game": str, "header": str, "hash": str, "created_at": str, "head_seq": int, "head_hash": str,
+             "revealed_seq": int},
             pk="id",
             not_null={"game", "header", "hash", "created_at"},
             if_not_exists=True,
@@ -180,9 +181,11 @@ class Store:
         self.db.executescript(TRIGGERS)
 
     def _upgrade_schema(self) -> None:
-        """Stores made before heads and kept answers: add the columns, heads from the chain."""
+        """Stores made before heads, kept answers and reveals: add the columns, heads from the chain."""
         if "answer" not in self.db["events"].columns_dict:
             self.db.execute("ALTER TABLE events ADD COLUMN answer TEXT")
+        if "revealed_seq" not in self.db["games"].columns_dict:
+            self.db.execute("ALTER TABLE games ADD COLUMN revealed_seq INTEGER")
         if "head_seq" not in self.db["games"].columns_dict:
             self.db.execute("ALTER TABLE games ADD COLUMN head_seq INTEGER")
             self.db.execute("ALTER TABLE games ADD COLUMN head_hash TEXT")
@@ -231,13 +234,16 @@ class Store:
             header = self._headers[game_id] = parse_header(json.loads(row[0]), None)
         return header
 
-    def games(self) -> list[dict[str, Any]]:
-        """Every game, newest first, with its event count."""
+    def games(self, ids: Iterable[str] | None = None) -> list[dict[str, Any]]:
+        """Every game (or those of `ids`), newest first, with its event count."""
+        wanted = None if ids is None else [str(game_id) for game_id in ids][:100]
+        where = "" if wanted is None else f"WHERE g.id IN ({', '.join('?' * len(wanted))}) "
         with self.lock:
             rows = self.db.query(
                 "SELECT g.id, g.game, g.header, g.created_at, COUNT(e.seq) AS events "
-                "FROM games g LEFT JOIN events e ON e.game = g.id GROUP BY g.id "
-                "ORDER BY g.created_at DESC, g.rowid DESC"
+                f"FROM games g LEFT JOIN events e ON e.game = g.id {where}GROUP BY g.id "
+                "ORDER BY g.created_at DESC, g.rowid DESC",
+                wanted or [],
             )
             return [{**row, "header": json.loads(row["header"])} for row in rows]
 
@@ -257,6 +263,20 @@ class Store:
             ).fetchall()
         return [json.loads(row[0]) for row in rows]
 
+    def rows(self, game_id: str, after: int = 0) -> list[tuple[int, str, str]]:
+        """(seq, stored line, chain hash) of the events after `after`, as stored."""
+        with self.lock:
+            rows = self.db.execute("SELECT seq, body, hash FROM events WHERE game = ? AND seq > ? ORDER BY seq", [game_id, after]).fetchall()
+        return [(int(seq), str(body), str(digest)) for seq, body, digest in rows]
+
+    def root(self, game_id: str) -> str:
+        """The header's hash: where the game's chain starts."""
+        with self.lock:
+            row = self.db.execute("SELECT hash FROM games WHERE id = ?", [game_id]).fetchone()
+        if row is None:
+            raise UnknownGame(f"no game {game_id!r}")
+        return str(row[0])
+
     def event(self, game_id: str, seq: int) -> dict[str, Any] | None:
         """One stored event, or None."""
         with self.lock:
@@ -268,7 +288,35 @@ class Store:
         self.header(game_id)
         with self.lock:
             row = self.db.execute("SELECT head_seq, head_hash FROM games WHERE id = ?", [game_id]).fetchone()
+            if row[0] is None or row[1] is None:  # an edited games row (verify names it): the chain's own end
+                row = self.db.execute(
+                    "SELECT COALESCE(MAX(e.seq), 0), COALESCE((SELECT hash FROM events WHERE game = ?1 ORDER BY seq DESC LIMIT 1), g.hash) "
+                    "FROM games g LEFT JOIN events e ON e.game = g.id WHERE g.id = ?1", [game_id]
+                ).fetchone()
         return int(row[0]), str(row[1])
+
+    def revealed(self, game_id: str) -> int | None:
+        """The seq at which the host revealed the game's secrets (for good), or None."""
+        with self.lock:
+            row = self.db.execute("SELECT revealed_seq FROM games WHERE id = ?", [game_id]).fetchone()
+        return None if row is None or row[0] is None else int(row[0])
+
+    def reveal(self, game_id: str, seq: int) -> int:
+        """Reveal the game's secrets as of seq `seq`; a reveal is final, so an earlier one stays."""
+        with self.transaction():
+            self.db.conn.execute("UPDATE games SET revealed_seq = ? WHERE id = ? AND revealed_seq IS NULL", [seq, game_id])
+        revealed = self.revealed(game_id)
+        assert revealed is not None
+        return revealed
+
+    def hashes(self, game_id: str, seqs: Iterable[int]) -> dict[int, str]:
+        """The chain hash of each of these events."""
+        wanted = list(seqs)
+        with self.lock:
+            rows = self.db.execute(
+                f"SELECT seq, hash FROM events WHERE game = ? AND seq IN ({', '.join('?' * len(wanted))})", [game_id, *wanted]
+            ).fetchall()
+        return {int(seq): str(digest) for seq, digest in rows}
 
     def append(
         self,
@@ -336,27 +384,33 @@ class Store:
 
     # --- snapshots: a cache of folds, never part of the log ----------------------------
 
-    def save_snapshots(self, game_id: str, fingerprint: str, folds: Iterable[tuple[int, bytes]]) -> None:
-        """Keep folds of this game (seq, bytes), each tied to the hash of its event."""
-        rows = [(fingerprint, blob, game_id, seq) for seq, blob in folds]
+    def save_snapshots(self, game_id: str, fingerprint: str, folds: Iterable[tuple[int, str, bytes]]) -> None:
+        """Keep folds of this game (seq, its event's hash, bytes), if that event is still there."""
+        rows = [(fingerprint, blob, game_id, seq, event_hash) for seq, event_hash, blob in folds]
         if rows:
             with self.transaction():
                 self.db.conn.executemany(
                     "INSERT OR REPLACE INTO snapshots (game, seq, hash, fingerprint, fold) "
-                    "SELECT game, seq, hash, ?, ? FROM events WHERE game = ? AND seq = ?",
+                    "SELECT game, seq, hash, ?, ? FROM events WHERE game = ? AND seq = ? AND hash = ?",
                     rows,
                 )
 
-    def snapshot(self, game_id: str, fingerprint: str, before: int) -> tuple[int, bytes] | None:
+    def snapshot(self, game_id: str, fingerprint: str, before: int) -> tuple[int, str, bytes] | None:
         """The latest kept fold before seq `before` whose event is still the one it was
-        taken after, made by the same rules (`fingerprint`); None if there is none."""
+        taken after, made by the same rules (`fingerprint`): (seq, hash, bytes), or None."""
         with self.lock:
             row = self.db.execute(
-                "SELECT s.seq, s.fold FROM snapshots s JOIN events e ON e.game = s.game AND e.seq = s.seq "
+                "SELECT s.seq, s.hash, s.fold FROM snapshots s JOIN events e ON e.game = s.game AND e.seq = s.seq "
                 "AND e.hash = s.hash WHERE s.game = ? AND s.fingerprint = ? AND s.seq < ? ORDER BY s.seq DESC LIMIT 1",
                 [game_id, fingerprint, before],
             ).fetchone()
-        return None if row is None else (int(row[0]), bytes(row[1]))
+        return None if row is None else (int(row[0]), str(row[1]), bytes(row[2]))
+
+    def snapshots(self) -> list[tuple[str, int, str, str, bytes]]:
+        """Every kept fold: (game, seq, hash, fingerprint, bytes), for `verify`."""
+        with self.lock:
+            rows = self.db.execute("SELECT game, seq, hash, fingerprint, fold FROM snapshots ORDER BY game, seq").fetchall()
+        return [(str(g), int(q), str(h), str(f), bytes(b)) for g, q, h, f, b in rows]
 
     def drop_snapshots(self, game_id: str, from_seq: int) -> None:
         """Forget the folds at or after `from_seq` (a void before them changed them)."""
@@ -379,14 +433,12 @@ class Store:
                     problems.append(f"game {game_id} header: its hash does not match (the header was edited)")
                     continue
                 problems.extend(self._verify_chain(game_id, previous, head_seq, head_hash))
+        heads = {str(row[0]): (row[3], row[4]) for row in games}
         for game_id, receipt in (receipts or {}).items():
-            try:
-                head_seq, head_hash = self.head(game_id)
-            except UnknownGame:
+            if game_id not in heads:
                 problems.append(f"game {game_id}: not in this store")
-                continue
-            if head_hash != receipt:
-                problems.append(f"game {game_id}: the log ends at seq {head_seq} with another hash than the receipt")
+            elif heads[game_id][1] != receipt:
+                problems.append(f"game {game_id}: the log ends at seq {heads[game_id][0]} with another hash than the receipt")
         return problems
 
     def _verify_chain(self, game_id: str, previous: str, head_seq: int | None, head_hash: str | None) -> Iterator[str]:
@@ -400,9 +452,9 @@ class Store:
                 yield f"game {game_id} seq {seq}: its hash does not match (the row was edited)"
                 return
             previous, last = stored_hash, seq
-        if head_seq is None:
-            return  # a store from before heads were kept
-        if last != head_seq:
+        if head_seq is None or head_hash is None:  # a store from before heads has them filled in when opened
+            yield f"game {game_id}: its head is missing (head_seq or head_hash is NULL: the games row was edited)"
+        elif last != head_seq:
             yield f"game {game_id} seq {head_seq}: the log ends at seq {last}, its head says {head_seq} (rows deleted or forged)"
         elif previous != head_hash:
             yield f"game {game_id} seq {last}: the chain does not end at the game's head hash (rows rewritten)"

@@ -4,10 +4,12 @@ Appending folds only the new event into the cached state; a replay happens on a 
 miss (a restart, another process wrote) and after a valid `void`, which re-judges
 everything after its target. Every `snapshot_every` events the fold is kept in SQLite
 (`snapshots`, a cache beside the log), so a void or a cold start replays from the latest
-snapshot before its target, not from event 1. A snapshot is tied to the hash of its event
-and to the rules code that made it (`FINGERPRINT`): a changed rule or an edited log makes
-it unusable, and the game is replayed from the start. A void drops the snapshots at or
-after its target in the same transaction as the void itself.
+snapshot before its target, not from event 1. A snapshot is sealed (`referee.kept`: JSON
+and an HMAC under the instance's secret key, never a pickle) and tied to the hash of its
+event and to the rules code that made it (`FINGERPRINT`): a changed rule, an edited log or
+a snapshot that fails its seal makes it unusable, and the game is replayed from the log.
+A void drops the snapshots at or after its target in the same transaction as the void
+itself. The answers kept for idempotent retries are sealed the same way.
 
 Each game has its own lock: its appends and replays are serial, but a long replay (a void
 of an early event, a cold start) holds only that game's lock and the store's lock only to
@@ -23,7 +25,8 @@ to come back later, so waiting phones can never starve other requests.
 from __future__ import annotations
 
 import hashlib
-import pickle
+import hmac
+import json
 import sys
 import threading
 from collections.abc import Mapping
@@ -32,16 +35,17 @@ from pathlib import Path
 from typing import Any
 
 from .games.base import Violation
+from .kept import Unreadable, seal, secret_beside, snapshot_key, unseal
 from .record import Header, Record, RecordError, parse_event
 from .replay import Fold, is_valid_void, replay, step, valid_void_targets
 from .store import Store
 
 
 def rules_fingerprint() -> str:
-    """What a kept fold depends on: the rules code and the Python that pickled it."""
+    """What a kept fold depends on: the rules code, and the Python that ran it."""
     package = Path(__file__).parent
     digest = hashlib.sha256(f"{sys.version_info[:2]}".encode())
-    for path in sorted([*package.glob("games/*.py"), package / "replay.py", package / "record.py"]):
+    for path in sorted([*package.glob("games/*.py"), package / "replay.py", package / "record.py", package / "kept.py"]):
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
@@ -67,22 +71,41 @@ class Appended:
 
 
 def answer_json(violation: Violation | None, finished: bool) -> dict[str, Any]:
-    """What is kept beside an event for an idempotent retry."""
-    flag = None if violation is None else {"rule": violation.rule, "message": violation.message, "private_to": sorted(violation.private_to)}
+    """What is kept beside an event for an idempotent retry (sealed by `Tables._sealed`)."""
+    audience = None if violation is None or violation.audience is None else sorted(violation.audience)
+    flag = None if violation is None else {"rule": violation.rule, "message": violation.message, "audience": audience}
     return {"violation": flag, "finished": finished}
 
 
 def answer_values(answer: dict[str, Any]) -> tuple[Violation | None, bool]:
     flag = answer["violation"]
-    violation = None if flag is None else Violation(flag["rule"], flag["message"], frozenset(flag["private_to"]))
+    audience = None if flag is None or flag["audience"] is None else frozenset(flag["audience"])
+    violation = None if flag is None else Violation(flag["rule"], flag["message"], audience)
     return violation, bool(answer["finished"])
 
 
+class NotOver(Exception):
+    """The host tried to reveal the secrets of a game still being played."""
+
+
+def snapshot_context(game_id: str, seq: int, event_hash: str, fingerprint: str = FINGERPRINT) -> str:
+    """What a snapshot's seal binds it to: its game, its event, and the rules that made it."""
+    return f"{game_id}:{seq}:{event_hash}:{fingerprint}"
+
+
+def folded_answer(kept: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in kept.items() if k != "seal"}
+
+
 class Tables:
-    def __init__(self, store: Store, max_waiting: int = 24, max_waiting_per_game: int = 12, snapshot_every: int = 100) -> None:
+    def __init__(
+        self, store: Store, max_waiting: int = 24, max_waiting_per_game: int = 12, snapshot_every: int = 100, secret: str | None = None
+    ) -> None:
         self.store = store
+        self.key = snapshot_key(secret if secret is not None else secret_beside(store.path))
         self.snapshot_every = snapshot_every
         self._folds: dict[str, Fold] = {}
+        self._witnesses: dict[str, tuple[str, list[str]]] = {}  # game -> (chain hash at the end, witness per seq)
         self._locks: dict[str, threading.RLock] = {}
         self._news: dict[str, threading.Condition] = {}  # one per game, all on the store's lock
         self._waiting: dict[str, int] = {}
@@ -92,8 +115,15 @@ class Tables:
         return self.store.create_game(header, game_id)
 
     def import_record(self, record: Record, game_id: str | None = None) -> str:
-        """Store a whole (already checked) record as a new game, all or nothing; its id."""
-        return self.store.create_game(record.header, game_id, record.events)
+        """Store a whole (already checked) record as a new game, all or nothing; its id.
+
+        A finished record is an archive: whoever imports it holds every secret already, so
+        it is revealed. An unfinished one (a game to go on with) keeps its secrets."""
+        game_id = self.store.create_game(record.header, game_id, record.events)
+        fold = self.fold(game_id)
+        if fold.outcome is not None:
+            self.store.reveal(game_id, fold.seq)
+        return game_id
 
     def _game_lock(self, game_id: str) -> threading.RLock:
         lock = self._locks.get(game_id)
@@ -126,21 +156,23 @@ class Tables:
                     fold = step(before, event)
                     taken = [fold] if fold.seq % self.snapshot_every == 0 else []
                 folded.append((fold, taken))
-                return answer_json(fold.violation_at(event["seq"]), fold.outcome is not None)
+                return self._sealed(game_id, event["seq"], answer_json(fold.violation_at(event["seq"]), fold.outcome is not None))
 
             stored = self.store.append(game_id, body, expected_seq, key, judge)
             if not stored.new:
                 fold = self.fold(game_id)
-                answer = stored.answer or answer_json(fold.violation_at(stored.seq), fold.outcome is not None)
+                answer = self._unsealed(game_id, stored.seq, stored.answer) or answer_json(fold.violation_at(stored.seq), fold.outcome is not None)
                 return Appended(stored.event, *answer_values(answer), fold, new=False)
             fold, taken = folded[0]
             self._folds[game_id] = fold
             self._keep(game_id, taken)
+            if stored.event["type"] == "end" and stored.event.get("by") == "host" and fold.outcome is not None:
+                self.store.reveal(game_id, fold.seq)  # the host ended it: that is his confirmation
             with self.store.lock:
                 news = self._news.get(game_id)
                 if news is not None:
                     news.notify_all()
-            return Appended(stored.event, *answer_values(stored.answer), fold)
+            return Appended(stored.event, *answer_values(folded_answer(stored.answer)), fold)
 
     def _replayed_void(self, before: Fold, game_id: str, body: Mapping[str, Any]) -> tuple[dict[str, Any], Fold, list[Fold]] | None:
         """For a valid void: the event, the fold after it and the snapshots taken, replayed
@@ -157,6 +189,15 @@ class Tables:
         if not taken or taken[-1].seq != fold.seq:
             taken.append(fold)  # a cold start goes on from here: none is kept between target and void
         return event, fold, taken
+
+    def reveal(self, game_id: str) -> int:
+        """The host confirms the end: every secret is shown to everyone, for good (a later
+        void cannot hide it again). The seq it was revealed at; raises NotOver."""
+        with self._game_lock(game_id):
+            fold = self.fold(game_id)
+            if fold.outcome is None:
+                raise NotOver("the game is not over: secrets are revealed only at its end")
+            return self.store.reveal(game_id, fold.seq)
 
     def fold(self, game_id: str) -> Fold:
         """The game's current fold: cached, rebuilt from the latest snapshot when the store
@@ -195,25 +236,74 @@ class Tables:
         return any(target <= since.seq for target in valid_void_targets(events, since.void_seqs))
 
     def _snapshot(self, game_id: str, header: Header, before: int) -> Fold | None:
-        """The latest usable kept fold before seq `before`, or None."""
+        """The latest kept fold before seq `before` whose seal holds, or None (replay instead)."""
         kept = self.store.snapshot(game_id, FINGERPRINT, before)
         if kept is None:
             return None
+        seq, event_hash, blob = kept
         try:
-            return Fold(header, header.rules, **pickle.loads(kept[1]))
-        except Exception:  # written by other code: replay instead
+            fields_kept = unseal(self.key, snapshot_context(game_id, seq, event_hash), blob)
+            return Fold(header, header.rules, **dict(zip(KEPT_FIELDS, fields_kept, strict=True)))
+        except (Unreadable, ValueError, TypeError):
             return None
 
+    def snapshot_holds(self, game_id: str, seq: int, event_hash: str, fingerprint: str, blob: bytes) -> bool:
+        """Whether a stored snapshot's seal holds (for `referee verify`)."""
+        try:
+            unseal(self.key, snapshot_context(game_id, seq, event_hash, fingerprint), blob)
+            return True
+        except Unreadable:
+            return False
+
     def _keep(self, game_id: str, folds: list[Fold]) -> None:
-        """Keep snapshots in the store; the game and header come from the store again."""
+        """Keep sealed snapshots in the store; the game and header come from the store again."""
+        if not folds:
+            return
+        hashes = self.store.hashes(game_id, [f.seq for f in folds])
         self.store.save_snapshots(
             game_id,
             FINGERPRINT,
             [
-                (f.seq, pickle.dumps({name: getattr(f, name) for name in KEPT_FIELDS}))
+                (f.seq, hashes[f.seq], seal(self.key, snapshot_context(game_id, f.seq, hashes[f.seq]), tuple(getattr(f, n) for n in KEPT_FIELDS)))
                 for f in folds
+                if f.seq in hashes
             ],
         )
+
+    def _sealed(self, game_id: str, seq: int, answer: dict[str, Any]) -> dict[str, Any]:
+        """A kept answer with its seal: an edited one is not served to a retry."""
+        return {**answer, "seal": hmac.new(self.key, f"{game_id}:{seq}:{json.dumps(answer, sort_keys=True)}".encode(), hashlib.sha256).hexdigest()}
+
+    def _unsealed(self, game_id: str, seq: int, kept: dict[str, Any] | None) -> dict[str, Any] | None:
+        """A kept answer whose seal holds, without it; None otherwise (answered from the fold)."""
+        if not isinstance(kept, dict) or not isinstance(kept.get("seal"), str):
+            return None
+        answer = {k: v for k, v in kept.items() if k != "seal"}
+        return answer if hmac.compare_digest(self._sealed(game_id, seq, answer)["seal"], kept["seal"]) else None
+
+    def witness(self, game_id: str, seq: int) -> str | None:
+        """The hash a phone keeps to witness the log (None: there is no event `seq`).
+
+        A second chain over the log as everyone may see it: a private event counts only by
+        its seq, type and seat. The hash chain itself cannot be shown before the reveal:
+        from two of its hashes a small secret (three Senators cards) could be found by
+        trying every hand. Worked out from the stored rows and kept while the chain hash at
+        its end is unchanged, so a log rewritten even consistently gets new witnesses, which
+        no longer match what a phone kept."""
+        with self._game_lock(game_id):
+            chain_end, witnesses = self._witnesses.get(game_id, ("", []))
+            last = len(witnesses) - 1
+            if not witnesses or (last > 0 and self.store.hashes(game_id, [last]).get(last) != chain_end):
+                chain_end, witnesses, last = "", [self.store.root(game_id)], 0
+            private = self.store.header(game_id).rules.private_events
+            for row_seq, line, chain in self.store.rows(game_id, after=last) if seq > last else ():
+                event = json.loads(line)
+                if event["type"] in private:
+                    line = json.dumps({"seq": row_seq, "type": event["type"], "seat": event.get("seat")}, separators=(",", ":"))
+                witnesses.append(hashlib.sha256((witnesses[-1] + line).encode()).hexdigest())
+                chain_end = chain
+            self._witnesses[game_id] = (chain_end, witnesses)
+            return witnesses[seq] if 0 <= seq < len(witnesses) else None
 
     def wait(self, game_id: str, after: int, timeout: float) -> bool:
         """Block until the game has an event after `after` or `timeout` passes. False when

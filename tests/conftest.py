@@ -47,6 +47,13 @@ def last_flag(fold: Fold) -> str | None:
     return None if violation is None else violation.rule
 
 
+def last_clash(fold: Fold) -> str | None:
+    """The rule the whole truth (private records included) says the last event breaks,
+    where it was judged legal on what its author may know; None when nothing clashes."""
+    clash = fold.clash_at(fold.seq)
+    return None if clash is None else clash.rule
+
+
 @pytest.fixture
 def store(tmp_path: Path) -> Store:
     """A real SQLite file in a temporary folder."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import flags, last_flag, play_out, table
+from conftest import flags, last_clash, last_flag, play_out, table
 
 from referee.games.ftw import round_score
 from referee.replay import Fold, replay, report
@@ -256,11 +256,13 @@ def test_ftw_reveal_known() -> None:
 
 def test_ftw_hand_cards() -> None:
     """ftw.hand.cards: with a logged hand, only its cards can be played."""
+    # The play is public, the hand private: a clash for the host and Anna, never a flag.
     logged = [hand(ANNA, *range(1, 13))]
     fold = ftw(*logged, high(ANNA, 13))
-    assert last_flag(fold) == "ftw.hand.cards"
-    assert fold.violations[-1][1].message == "Anna played 13, which is not in Anna's hand."
-    assert last_flag(ftw(*logged, high(ANNA, 12))) is None
+    assert last_flag(fold) is None and last_clash(fold) == "ftw.hand.cards"
+    assert fold.clashes[-1][1].message == "Anna played 13, which is not in Anna's hand."
+    assert fold.clashes[-1][1].audience == frozenset({ANNA})
+    assert last_clash(ftw(*logged, high(ANNA, 12))) is None
 
 
 def test_a_logged_hand_follows_plays_and_takes() -> None:

@@ -88,10 +88,9 @@ def test_every_game_names_its_rules_facts_and_event_handlers(name: str) -> None:
     assert game.rules and all(rule.startswith(prefix) for rule in game.rules)
     assert set(game.handlers()) == set(game.events)
     assert game.title and game.min_players <= game.max_players
-    # Replay asks once_per only for the types in once_types: a game that counts an event
-    # once names its type there, or the rule would never fire.
-    assert game.once_types <= set(game.events)
-    assert bool(game.once_types) == (type(game).once_per is not Game.once_per)
+    # A game with private events says how its state looks without them (Game.knowing).
+    assert game.private_events <= set(game.events)
+    assert bool(game.private_events) == (type(game).knowing is not Game.knowing)
 
 
 @pytest.mark.parametrize("module", sorted(GAMES_DIR.glob("*.py")), ids=lambda p: p.name)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import flags, last_flag, play_out, table
+from conftest import flags, last_clash, last_flag, play_out, table
 from kp_helpers import deal, exchange, finish_game, hand, match, pass_, play
 
 from referee.games.karriere_poker import EXCHANGE_COUNTS
@@ -254,37 +254,47 @@ ANNA_DEALT = [1, 2, 2, 5, 5, 6, 7, 8, 9, 10, 11, 12, 13]
 DORA_DEALT = [1, 3, 4, 4, 6, 6, 7, 8, 9, 10, 12, 13, "J", "J", 11]  # 15 cards: she dealt
 
 
+# The exchange is public, the hand it is judged against private: kp.exchange.cards is a
+# clash (seen by the host and the giver until the reveal), never a flag.
+
+
 def test_kp_exchange_cards_the_better_player_gives_his_lowest() -> None:
     known = [*GAME_1, deal(), hand(ANNA, *ANNA_DEALT)]
-    assert last_flag(kp(*known, exchange(ANNA, DORA, 1, 2))) is None
+    assert last_clash(kp(*known, exchange(ANNA, DORA, 1, 2))) is None
     fold = kp(*known, exchange(ANNA, DORA, 2, 5))
-    assert last_flag(fold) == "kp.exchange.cards"
-    assert fold.violations[-1][1].message == "Anna must give Dora the 2 lowest cards dealt (1, 2), not 2, 5."
+    assert last_flag(fold) is None and last_clash(fold) == "kp.exchange.cards"
+    assert fold.clashes[-1][1].message == "Anna must give Dora the 2 lowest cards dealt (1, 2), not 2, 5."
+    assert fold.clashes[-1][1].audience == frozenset({ANNA})  # her own hand shows it: nobody else's
 
 
 def test_kp_exchange_cards_the_worse_player_gives_his_highest_jokers_first() -> None:
     known = [*GAME_1, deal(), hand(DORA, *DORA_DEALT)]
-    assert last_flag(kp(*known, exchange(DORA, ANNA, "J", "J"))) is None
-    assert last_flag(kp(*known, exchange(DORA, ANNA, 13, 12))) == "kp.exchange.cards"
+    assert last_clash(kp(*known, exchange(DORA, ANNA, "J", "J"))) is None
+    assert last_clash(kp(*known, exchange(DORA, ANNA, 13, 12))) == "kp.exchange.cards"
 
 
 def test_both_directions_are_judged_against_the_hands_as_dealt() -> None:
     # Anna receives two jokers first; her lowest dealt cards are still 1 and 2.
     known = [*GAME_1, deal(), hand(ANNA, *ANNA_DEALT), hand(DORA, *DORA_DEALT), exchange(DORA, ANNA, "J", "J")]
-    assert last_flag(kp(*known, exchange(ANNA, DORA, 1, 2))) is None
+    assert last_clash(kp(*known, exchange(ANNA, DORA, 1, 2))) is None
     done = [*known, exchange(ANNA, DORA, 1, 2), exchange(BEN, CEM, 5), exchange(CEM, BEN, 6)]
     assert kp(*done).state.hand(ANNA) is not None
     # Anna now holds the jokers and not her 1: hands follow the exchange.
-    assert last_flag(kp(*done, play(ANNA, "J", "J"))) is None
-    assert last_flag(kp(*done, play(ANNA, 1))) == "kp.hand.cards"
+    assert last_clash(kp(*done, play(ANNA, "J", "J"))) is None
+    assert last_clash(kp(*done, play(ANNA, 1))) == "kp.hand.cards"
 
 
 def test_an_exchange_by_count_with_a_known_hand_follows_the_rule() -> None:
     fold = kp(*GAME_1, deal(), hand(ANNA, *ANNA_DEALT), *GAME_2_EXCHANGES)
     assert fold.state.hand(ANNA) is None  # Dora's highest cards are unknown
+    # What Dora gave by count is her secret: Anna's hand becomes unknown even when both are recorded.
     both = [*GAME_1, deal(), hand(ANNA, *ANNA_DEALT), hand(DORA, *DORA_DEALT), *GAME_2_EXCHANGES]
-    assert last_flag(kp(*both, play(ANNA, 1))) == "kp.hand.cards"
-    assert last_flag(kp(*both, play(ANNA, "J", "J"))) is None
+    assert kp(*both).state.hand(ANNA) is None
+    assert last_clash(kp(*both, play(ANNA, 1))) is None
+    named = [*GAME_1, deal(), hand(ANNA, *ANNA_DEALT), hand(DORA, *DORA_DEALT), exchange(ANNA, DORA, count=2),
+             exchange(DORA, ANNA, "J", "J"), *GAME_2_EXCHANGES[2:]]
+    assert last_clash(kp(*named, play(ANNA, 1))) == "kp.hand.cards"
+    assert last_clash(kp(*named, play(ANNA, "J", "J"))) is None
 
 
 # --- the deal, the turn, plays -------------------------------------------------------------
@@ -381,12 +391,14 @@ def test_kp_deck_supply() -> None:
 
 
 def test_kp_hand_cards() -> None:
+    # Anna's play is public, her hand private: the play stands, the clash is hers and the host's.
     known = [deal(DORA), hand(ANNA, *ANNA_DEALT)]
     fold = kp(*known, play(ANNA, 3))
-    assert last_flag(fold) == "kp.hand.cards"
-    assert fold.violations[-1][1].message == "Anna played one 3, but does not hold them."
-    assert last_flag(kp(*known, play(ANNA, 2, 2))) is None
-    assert last_flag(kp(*known, play(ANNA, 2, 2), pass_(BEN), pass_(CEM), pass_(DORA), play(ANNA, 2))) == "kp.hand.cards"
+    assert last_flag(fold) is None and last_clash(fold) == "kp.hand.cards"
+    assert fold.clashes[-1][1].message == "Anna played one 3, but does not hold them."
+    assert fold.clashes[-1][1].audience == frozenset({ANNA})
+    assert last_clash(kp(*known, play(ANNA, 2, 2))) is None
+    assert last_clash(kp(*known, play(ANNA, 2, 2), pass_(BEN), pass_(CEM), pass_(DORA), play(ANNA, 2))) == "kp.hand.cards"
 
 
 def test_kp_hand_deal_wrong_size_or_impossible_contents() -> None:
@@ -397,16 +409,20 @@ def test_kp_hand_deal_wrong_size_or_impossible_contents() -> None:
 
 
 def test_kp_hand_deal_against_other_hands_and_earlier_plays() -> None:
+    # Ben's hand is judged on his own events: Anna's recorded jokers make a clash for the
+    # host alone (telling Ben would tell him of Anna's hand), never a flag.
     three_jokers = [deal(DORA), hand(ANNA, "J", "J", *ANNA_DEALT[:11])]
-    assert last_flag(kp(*three_jokers, hand(BEN, "J", *ANNA_DEALT[:12]))) == "kp.hand.deal"
+    clashing = kp(*three_jokers, hand(BEN, "J", *ANNA_DEALT[:12]))
+    assert last_flag(clashing) is None and last_clash(clashing) == "kp.hand.deal"
+    assert clashing.clashes[-1][1].audience == frozenset()  # the host's alone
+    assert last_clash(kp(*three_jokers, hand(BEN, *ANNA_DEALT))) is None
     assert last_flag(kp(deal(DORA), play(ANNA, 3), hand(ANNA, *ANNA_DEALT))) == "kp.hand.deal"
     assert last_flag(kp(deal(DORA), play(ANNA, 2), hand(ANNA, *ANNA_DEALT))) is None
-    # A seat logs its hand once per game, even the same cards again, and even after a
-    # flagged first try: hands cannot be used to probe other seats' hands.
+    # A seat logs its hand once per game; a flagged try does not count.
     again = [deal(DORA), hand(ANNA, *ANNA_DEALT)]
     assert last_flag(kp(*again, hand(ANNA, *ANNA_DEALT))) == "kp.hand.deal"
     assert last_flag(kp(*again, hand(ANNA, 3, *ANNA_DEALT[1:]))) == "kp.hand.deal"
-    assert last_flag(kp(deal(DORA), hand(ANNA, *ANNA_DEALT[:12]), hand(ANNA, *ANNA_DEALT))) == "kp.hand.deal"
+    assert last_flag(kp(deal(DORA), hand(ANNA, *ANNA_DEALT[:12]), hand(ANNA, *ANNA_DEALT))) is None
     voided = kp(deal(DORA), hand(ANNA, *ANNA_DEALT[:12]), {"type": "void", "target": 2}, hand(ANNA, *ANNA_DEALT))
     assert last_flag(voided) is None  # a voided try is withdrawn: as if never logged
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import events, flags, last_flag, play_out, table
+from conftest import events, flags, last_clash, last_flag, play_out, table
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -122,7 +122,13 @@ def test_sen_auction_cards() -> None:
 
 def test_sen_card_unknown_a_card_seen_twice_or_an_office_not_in_play() -> None:
     hand = ev("hand", BEN, cards=["red-1", "blue-2", "green-3"])
-    assert last_flag(game(hand, EVENT, ev("auction", ANNA, cards=["red-1"]))) == "sen.card.unknown"
+    # Ben's hand is his secret: an auction of one of its cards is a clash for him and the host.
+    clashing = game(hand, EVENT, ev("auction", ANNA, cards=["red-1"]))
+    assert last_flag(clashing) is None and last_clash(clashing) == "sen.card.unknown"
+    assert clashing.clashes[-1][1].audience == frozenset({BEN})
+    assert last_clash(game(hand, EVENT, ev("auction", ANNA, cards=["red-2"]))) is None
+    # A card the table has seen is public: auctioned twice, it is flagged.
+    assert last_flag(game(EVENT, ev("auction", ANNA, cards=["red-1", "red-1"]))) == "sen.card.unknown"
     no_censor = {"offices": ["governor", "consul", "quaestor"]}
     assert last_flag(game(EVENT, ev("auction", ANNA, cards=["office-censor"]), options=no_censor)) == "sen.card.unknown"
     assert last_flag(game(hand, EVENT, ev("auction", ANNA, cards=["red-2", "office-consul"]), options=no_censor)) is None
@@ -203,7 +209,12 @@ def test_sen_set_invalid_and_sen_money_short() -> None:
     assert last_flag(game(*cash, ev("sell-set", ANNA, cards=["red-4", "red-5", "red-6"]))) is None
     assert last_flag(game(*cash, ev("buy-senators", ANNA, count=2))) == "sen.money.short"  # 20 > 13
     assert last_flag(game(*cash, ev("buy-senators", ANNA, count=1))) is None
-    assert last_flag(game(*cash, ev("sell-set", ANNA, cards=["red-4", "red-5", "red-7"]))) == "sen.card.owner"  # not hers (hand recorded)
+    # red-7 is not in Anna's recorded hand: a clash for her and the host (the sale is public, her hand is not).
+    not_hers = game(*cash, ev("sell-set", ANNA, cards=["red-4", "red-5", "red-7"]))
+    assert last_flag(not_hers) is None and last_clash(not_hers) == "sen.card.owner"
+    assert not_hers.clashes[-1][1].audience == frozenset({ANNA})
+    # red-3 lies face up before Ben: everyone knows it is not Anna's.
+    assert last_flag(game(*cash, ev("sell-set", ANNA, cards=["red-3", "red-4", "red-5"]))) == "sen.card.owner"
 
 
 def test_sen_money_short_on_a_decide_names_the_payer() -> None:

@@ -17,28 +17,22 @@ Event = Mapping[str, Any]
 S = TypeVar("S")
 
 
-REDACTED = "This conflicts with information recorded privately."
-
-
 @dataclass(frozen=True)
 class Violation:
     """An event that breaks a rule: the rule id of the spec and a sentence for the table.
 
-    `private_to` names the seats whose private information (a logged hand, secret money)
-    the judgement used: anyone who may not see all of them gets the rule id and a
-    redacted sentence, so a probing move never reveals another seat's secrets.
+    `audience` is set by replay, never by a game: who may read this flag before the
+    secrets are revealed. None: everyone (a flag judged on public information); a set of
+    seats: those seats and the host (a flag on a private event, judged on its own seat's
+    records; a clash, see `referee.replay`).
     """
 
     rule: str
     message: str
-    private_to: frozenset[int] = frozenset()
+    audience: frozenset[int] | None = None
 
     def __str__(self) -> str:
         return f"{self.message} ({self.rule})"
-
-    def shown_to(self, may_see: Callable[[int], bool]) -> str:
-        """The sentence for a reader who may see the private information of `may_see` seats."""
-        return self.message if all(may_see(seat) for seat in self.private_to) else REDACTED
 
 
 class Termination(Enum):
@@ -141,19 +135,20 @@ class Game(Generic[S]):
     private_events: ClassVar[frozenset[str]] = frozenset()  # shown only to their seat until the end
     result_is_private: ClassVar[bool] = False  # the score table reveals private holdings
     host_events: ClassVar[frozenset[str]] = frozenset()  # the table's book-keeping: logged by the host
-    once_types: ClassVar[frozenset[str]] = frozenset()  # the event types `once_per` judges
 
     def sharing(self, state: S, seat: int) -> frozenset[int]:
         """The seats that may see `seat`'s private information (its team, where a game has
         teams); the host always may."""
         return frozenset({seat})
 
-    def once_per(self, state: S, event: Event) -> tuple[Any, Violation] | None:
-        """For an event a seat may log only once in a span (its private hand once a round):
-        the span's key and the violation a repeat is. The first try counts even when it was
-        flagged, so a seat cannot probe others' secrets by logging hands again and again.
-        Replay asks only for events of the types in `once_types`."""
-        return None
+    def knowing(self, state: S, seats: frozenset[int]) -> S:
+        """The state as someone would have it who knows every public event but only the
+        private records of `seats`: the others' are taken out, and whatever was worked out
+        from them. Every event is judged on such a state (replay), and every view before
+        the reveal is made from one, so no answer can depend on a secret its reader does
+        not hold. A game without private events returns `state` itself; so does a game
+        whose state holds nothing private of anyone outside `seats` (the cheap case)."""
+        return state
 
     def card_errors(self, options: Mapping[str, Any], event: Event) -> dict[str, list[str]]:
         """Format errors that depend on the header's options (a colour not in play); {} if none."""
@@ -190,16 +185,23 @@ class Game(Generic[S]):
         raise NotImplementedError
 
     def apply(self, state: S, event: Event) -> S | Violation:
-        """The state after a legal event, or the first rule (in spec order) it breaks.
+        """The state after a legal event, or the first rule (in spec order) it breaks."""
+        broken = self.first_broken(state, event)
+        return self.effect(state, event) if broken is None else broken
 
-        This runs for every event of a replay, so picking the first broken rule is a plain
-        loop here rather than a call."""
-        checks, effect = self._handlers[event["type"]]
+    def first_broken(self, state: S, event: Event) -> Violation | None:
+        """The first rule (in spec order) the event breaks in this state, or None.
+
+        This runs for every event of a replay, so it is a plain loop."""
         first, order = None, self._rule_order
-        for violation in checks(state, event):
+        for violation in self._handlers[event["type"]][0](state, event):
             if first is None or order[violation.rule] < order[first.rule]:
                 first = violation
-        return effect(state, event) if first is None else first
+        return first
+
+    def effect(self, state: S, event: Event) -> S:
+        """The state after an event judged legal."""
+        return self._handlers[event["type"]][1](state, event)
 
     def load_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """Options with their defaults; raises marshmallow.ValidationError on bad ones."""

@@ -1,20 +1,23 @@
 """FTW?! (`ftw`): a shedding game with a shared climbing pile and helper cards.
 
 Spec: shared/rules/ftw.md. Decisions where the spec is silent:
-- Where each card is, this round, is tracked as a place: on the pile, in a seat's helper
-  row, out of the game, in a seat's hand (taken with `low`, or from a logged `hand`), or
-  revealed by a seat. `ftw.card.seen` fires for a card whose known place is not the
-  acting seat's hand; a card the seat itself played this round may reappear in its
-  logged `hand` (the hand as it was after the pass).
+- Where each card is, this round, is tracked as a public place: on the pile, in a seat's
+  helper row, out of the game, in a seat's hand (taken with `low`), or revealed by a
+  seat. `ftw.card.seen` fires for a card whose known place is not the acting seat's
+  hand; a card the seat itself played this round may reappear in its logged `hand` (the
+  hand as it was after the pass). Recorded hands are kept apart (`hands`): they are
+  their seats' secrets until the reveal, and a move is judged on public places only, a
+  hand on public places and the seat's own records. A card that only another seat's
+  recorded hand holds, and `ftw.hand.cards`, are clashes, never flags: the host sees
+  them at once (and the seat whose hand shows them), everyone at the reveal.
 - A logged `hand` is checked like a revealed one: its size must be the round's start
   size (`ftw.reveal.count`), its cards exist (`ftw.card.range`) and are not known to be
   elsewhere (`ftw.card.seen`). A card named twice in one list is `ftw.card.seen`.
 - A helper out of the card range is not one of the seat's helpers: `ftw.boost.helper`.
 - The pile keeps every card (house rule: laid overlapping), so `low` may take any of them.
-- A seat logs its hand at most once per round, a flagged try included: a second `hand`
-  is `ftw.reveal.twice` (the spec has no own id for it; a hand is the private twin of a
-  reveal). Flags that were
-  judged on a private hand name the seats concerned, so other phones see them redacted.
+- A seat logs its hand at most once per round: a second `hand` after an accepted one is
+  `ftw.reveal.twice` (the spec has no own id for it; a hand is the private twin of a
+  reveal). A flagged try does not count.
 """
 
 from __future__ import annotations
@@ -70,8 +73,8 @@ class State:
     sizes: tuple[int, ...] = ()
     pile: tuple[int, ...] = ()
     helpers: tuple[tuple[int, ...], ...] = ()  # each seat's unused helper cards
-    places: Mapping[int, Place] = field(default_factory=dict)  # known places this round
-    hands: tuple[frozenset[int] | None, ...] = ()  # whole hands, where logged
+    places: Mapping[int, Place] = field(default_factory=dict)  # publicly known places this round
+    hands: tuple[frozenset[int] | None, ...] = ()  # whole hands, where logged: private
     played: tuple[frozenset[int], ...] = ()  # cards each seat laid down this round
     revealed: tuple[tuple[int, ...] | None, ...] = ()
     sheet: tuple[tuple[int, ...], ...] = ()  # per finished round, the score of each seat
@@ -123,7 +126,6 @@ class Ftw(Game[State]):
     }
     options = Options
     private_events = frozenset({"hand"})
-    once_types = frozenset({"hand"})
 
     def handlers(self) -> Mapping[str, Any]:
         return {
@@ -134,9 +136,12 @@ class Ftw(Game[State]):
             "reveal": (self._reveal_checks, self._reveal),
         }
 
-    def once_per(self, state: State, event: Event) -> tuple[Any, Violation] | None:
-        seat = event["seat"]
-        return ("hand", seat, state.round), Violation("ftw.reveal.twice", f"{state.names[seat]}'s hand is already logged this round.")
+    def knowing(self, state: State, seats: frozenset[int]) -> State:
+        """Recorded hands of other seats taken out."""
+        hands = state.hands
+        if hands.count(None) == len(hands) or all(hand is None or seat in seats for seat, hand in enumerate(hands)):
+            return state
+        return evolve(state, hands=tuple(hand if seat in seats else None for seat, hand in enumerate(hands)))
 
     def initial(self, seats: Sequence[str], options: Mapping[str, Any]) -> State:
         if options["first"] >= len(seats):
@@ -174,21 +179,25 @@ class Ftw(Game[State]):
         """ftw.card.seen for the first card the seat cannot hold (its place is known
         elsewhere, or it is named twice), if any."""
         name, places = state.names[seat], state.places
-        if len(set(cards)) == len(cards) and not any(map(places.__contains__, cards)):
+        recorded = [(other, hand) for other, hand in enumerate(state.hands) if hand is not None and other != seat]
+        if len(set(cards)) == len(cards) and not any(map(places.__contains__, cards)) and not recorded:
             return ()  # no card named twice, none with a known place: the common case, in C
         for number in cards:
             place = places.get(number)
             if len(cards) > 1 and cards.count(number) > 1:
                 return (Violation("ftw.card.seen", f"{name} names card {number} twice; each number exists once."),)
+            if place is None:  # another seat's recorded hand: known only to those who may know it
+                place = next((("hand", other) for other, hand in recorded if number in hand), None)
             if place is None or place == ("hand", seat) or (allow_played and number in state.played[seat]):
                 continue
-            # A card in another hand may be known from that seat's private `hand`.
-            concerned = frozenset({place[1]}) if place[0] == "hand" else frozenset()
-            return (Violation("ftw.card.seen", f"{name} cannot hold card {number}: it is {self._where(state, place)}.", concerned),)
+            return (Violation("ftw.card.seen", f"{name} cannot hold card {number}: it is {self._where(state, place)}."),)
         return ()
 
     def _hand_checks(self, state: State, event: Event) -> Iterator[Violation]:
         seat, cards = event["seat"], event["cards"]
+        if state.hands[seat] is not None:
+            yield Violation("ftw.reveal.twice", f"{state.names[seat]}'s hand is already logged this round.")
+            return
         yield from self._out_of_range(state, cards)
         yield from self._seen(state, seat, cards, allow_played=True)
         size = start_size(state.seat_count)
@@ -208,7 +217,7 @@ class Ftw(Game[State]):
         if not 1 <= played <= state.top_card or (kind == "low" and not 1 <= event["take"] <= state.top_card):
             yield from self._out_of_range(state, (played, event["take"]) if kind == "low" else (played,))
         place = state.places.get(played)
-        if place is not None and place != ("hand", seat):
+        if (place is not None and place != ("hand", seat)) or state.hands.count(None) < len(state.hands):
             yield from self._seen(state, seat, (played,))
         top = state.pile[-1] if state.pile else None
         if kind == "high":
@@ -225,7 +234,7 @@ class Ftw(Game[State]):
                 yield from self._boost_checks(state, event, top)
         hand = state.hands[seat]
         if hand is not None and played not in hand:
-            yield Violation("ftw.hand.cards", f"{name} played {played}, which is not in {name}'s hand.", frozenset({seat}))
+            yield Violation("ftw.hand.cards", f"{name} played {played}, which is not in {name}'s hand.")
 
     def _boost_checks(self, state: State, event: Event, top: int) -> Iterator[Violation]:
         seat, helpers = event["seat"], event["helpers"]
@@ -259,19 +268,14 @@ class Ftw(Game[State]):
             yield Violation("ftw.reveal.count", f"{name} reveals {len(cards)} cards but holds {state.sizes[seat]}.")
         missing = sorted(state.known(seat) - set(cards))
         if missing:
-            yield Violation("ftw.reveal.known", f"{name}'s revealed hand lacks {', '.join(map(str, missing))}, known to be in it.", frozenset({seat}))
+            yield Violation("ftw.reveal.known", f"{name}'s revealed hand lacks {', '.join(map(str, missing))}, known to be in it.")
 
     # --- effects --------------------------------------------------------------------
 
     def _hand(self, state: State, event: Event) -> State:
         seat, cards = event["seat"], frozenset(event["cards"])
         hand = (cards - state.played[seat]) | state.known(seat)
-        places = {**state.places, **{c: ("hand", seat) for c in hand}}
-        return evolve(
-            state,
-            hands=replace_at(state.hands, seat, hand),
-            places=places,
-        )
+        return evolve(state, hands=replace_at(state.hands, seat, hand))
 
     def _laid_down(self, state: State, seat: int, played: int, places: dict[int, Place], size: int) -> dict[str, Any]:
         """The changes when a card leaves a seat's hand (for the pile or the helper row),

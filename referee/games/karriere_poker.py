@@ -6,12 +6,17 @@ Spec: shared/rules/karriere-poker.md. Decisions where the spec is silent:
 - From game 2 a `deal` may omit `dealer`: the Tellerwäscher deals by rule.
 - `hand` may be logged at any time of its game: it is the hand as dealt; what the seat
   has given, received and played since is applied to it. A seat logs its hand once per
-  game: a second `hand` (even after a flagged first try, so hands cannot probe others'
-  secrets), or one that contradicts what the seat already played or gave, is flagged
-  `kp.hand.deal`.
+  game: a second `hand` after one that was accepted, or one that contradicts what the
+  seat already played or gave, is flagged `kp.hand.deal`. A flagged try does not count.
+- Secrets: a recorded hand is its seat's alone until the reveal. A hand is judged on
+  public information and the seat's own events; a play or an exchange on public
+  information only. So `kp.hand.cards`, `kp.exchange.cards` and a `kp.hand.deal` that
+  only another seat's recorded hand shows never flag: they are clashes, for the host
+  (and the seat whose hand shows it) until the reveal.
 - An `exchange` without `cards` (only `count`): when the giver's dealt hand is known he
-  is taken to have given what the rule demands; otherwise both hands become unknown
-  for the rest of this game (sizes stay exact).
+  is taken to have given what the rule demands (his own hand goes on); the receiver's
+  hand becomes unknown for the rest of this game (sizes stay exact): what he received
+  is the giver's secret.
 - The match winner when the table ends the match early (`end` event): the Boss of the
   last finished game, whatever the `end` option; no loser.
 - With no finished game the ranking is one tier of all players.
@@ -260,7 +265,6 @@ class KarrierePoker(Game[State]):
     }
     options = Options
     private_events = frozenset({"hand"})
-    once_types = frozenset({"hand"})
 
     def handlers(self) -> Mapping[str, Any]:
         return {
@@ -281,11 +285,12 @@ class KarrierePoker(Game[State]):
                 )
         return loaded
 
-    def once_per(self, state: State, event: Event) -> tuple[Any, Violation] | None:
-        if not state.playing:
-            return None
-        seat = event["seat"]
-        return ("hand", seat, state.game_number), Violation("kp.hand.deal", f"{state.names[seat]}'s hand is already logged in this game.")
+    def knowing(self, state: State, seats: frozenset[int]) -> State:
+        """Recorded hands of other seats taken out (a hand's changes count only with it)."""
+        dealt = state.dealt
+        if dealt.count(None) == len(dealt) or all(hand is None or seat in seats for seat, hand in enumerate(dealt)):
+            return state
+        return evolve(state, dealt=tuple(hand if seat in seats else None for seat, hand in enumerate(dealt)))
 
     def initial(self, seats: Sequence[str], options: Mapping[str, Any]) -> State:
         n = len(seats)
@@ -321,6 +326,9 @@ class KarrierePoker(Game[State]):
         if not state.playing:
             yield Violation("kp.deal.missing", f"{name}'s hand is logged before the deal.")
             return
+        if state.dealt[seat] is not None:
+            yield Violation("kp.hand.deal", f"{name}'s hand is already logged in this game.")
+            return
         expected = self._dealt_size(state, seat)
         problems = []
         if sum(cards) != expected:
@@ -328,15 +336,13 @@ class KarrierePoker(Game[State]):
         others = [h for s, h in enumerate(state.dealt) if s != seat and h is not None]
         dealt_in_all = add(cards, tuple(map(sum, zip(NO_CARDS, *others))))
         short = self._over_supply(state, dealt_in_all)
-        concerned = {seat}  # the hand itself is private to its seat
         if short:
             problems.append(f"the deck has only {short}")
-            concerned |= {s for s, h in enumerate(state.dealt) if h is not None}
         change = state.changes[seat]
         if change is not None and min(add(cards, change)) < 0:
             problems.append(f"{name} has already played or given cards this hand does not hold")
         if problems:
-            yield Violation("kp.hand.deal", f"This hand cannot have been dealt: {'; '.join(problems)}.", frozenset(concerned))
+            yield Violation("kp.hand.deal", f"This hand cannot have been dealt: {'; '.join(problems)}.")
 
     def _exchange_checks(self, state: State, event: Event) -> Iterator[Violation]:
         giver, receiver = event["seat"], event["to"]
@@ -374,7 +380,6 @@ class KarrierePoker(Game[State]):
                     "kp.exchange.cards",
                     f"{names[giver]} must give {names[receiver]} the {count} {which} cards dealt "
                     f"({', '.join(map(str, due))}), not {', '.join(map(str, event['cards']))}.",
-                    frozenset({giver}),  # judged on the giver's logged hand
                 )
 
     def _play_checks(self, state: State, event: Event) -> Iterator[Violation]:
@@ -430,7 +435,7 @@ class KarrierePoker(Game[State]):
         if dealt is not None and change is not None:  # the hand is known
             for index, copies in played:
                 if dealt[index] + change[index] < copies:
-                    yield Violation("kp.hand.cards", f"{name} played {describe(cards)}, but does not hold them.", frozenset({seat}))
+                    yield Violation("kp.hand.cards", f"{name} played {describe(cards)}, but does not hold them.")
                     break
 
     # --- effects: each folds a legal event into a new state ------------------------------
@@ -486,6 +491,8 @@ class KarrierePoker(Game[State]):
         for seat, sign in ((giver, -1), (receiver, 1)):
             change = changes[seat]
             changes[seat] = None if cards is None or change is None else add(change, cards, sign)
+        if "cards" not in event:  # what the giver's hand says he gave is his secret
+            changes[receiver] = None
         sizes = list(state.sizes)
         sizes[giver] -= count
         sizes[receiver] += count

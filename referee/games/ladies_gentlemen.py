@@ -2,8 +2,14 @@
 
 Spec: shared/rules/ladies-and-gentlemen.md. Teams of a lady and her gentleman, six days of
 morning (outcome only), afternoon (shopping) and evening (bills), then the Ball. A team's
-money is secret to the team until the end; nothing else is. Decisions where the spec is
+money is secret to the team until the reveal; nothing else is. Decisions where the spec is
 silent:
+- What makes money secret is `income` (a private event, its amount entered by the table);
+  bills are public. Once a gentleman has earned income, his money is unknown to anyone
+  outside his team (`money` None in what they may know), so a bill is judged on public
+  information alone: `lg.money.short` flags it only while his money is public (no
+  income yet); after that a bill beyond his money is a clash, never a flag, seen by the
+  host and his team at once and by everyone at the reveal.
 - `day`, `window` and `ball` are table events (`ball` names the shopper in `seat`; the
   host logs it). `number` and `income` name the gentleman.
 - Morning events (`number`, `window`) come before the day's first `visit`; a second
@@ -113,7 +119,7 @@ class State:
     teams: tuple[tuple[int, int], ...]
     courtesan: int | None
     gossip_variant: bool
-    money: Mapping[int, int]  # per gentleman
+    money: Mapping[int, int | None]  # per gentleman; None: unknown to whoever holds this state
     day: int = 0
     numbers: Mapping[int, int] = field(default_factory=dict)  # gentleman -> number today
     windows: Mapping[str, Card] = field(default_factory=dict)  # boutique -> window card today
@@ -135,6 +141,7 @@ class State:
     gossip_received: Mapping[int, int] = field(default_factory=dict)
     gossiped: frozenset[int] = frozenset()  # shoppers who passed a gossip card today
     ball: Mapping[int, int] = field(default_factory=dict)  # shopper -> elegance entered
+    earned: frozenset[int] = frozenset()  # gentlemen who logged income: their money is their team's secret
 
     # --- roles: the seating never changes after the start, so each is worked out once and
     # `evolve` carries it to every later state with the rest (asked on most events) ---
@@ -263,6 +270,13 @@ class LadiesAndGentlemen(Game[State]):
         """A team's money is the team's: the lady and the gentleman see it."""
         team = next((t for t in state.teams if seat in t), (seat,))
         return frozenset(team)
+
+    def knowing(self, state: State, seats: frozenset[int]) -> State:
+        """The money of gentlemen outside `seats` who earned income is unknown."""
+        hidden = [g for g in state.earned if g not in seats]
+        if not hidden:
+            return state
+        return evolve(state, money={g: None if g in hidden else money for g, money in state.money.items()})
 
     # --- checks -----------------------------------------------------------------------
 
@@ -414,9 +428,13 @@ class LadiesAndGentlemen(Game[State]):
                 yield Violation("lg.bill.discount", f"{state.boutique_of(seat)} had a visitor today: no discount.")
             elif lady in state.discarded:
                 yield Violation("lg.bill.discount", f"{state.names[lady]} discarded a gossip card instead of the discount today.")
-        cost = self._cost(card, choice)
-        if cost > state.money[seat]:
-            yield Violation("lg.money.short", f"{state.names[seat]} cannot pay £{cost}.", frozenset({seat}))
+        cost, money = self._cost(card, choice), state.money[seat]
+        if money is not None and cost > money:
+            yield Violation("lg.money.short", f"{state.names[seat]} cannot pay £{cost}.")
+
+    @staticmethod
+    def _spent(money: int | None, cost: int) -> int | None:
+        return None if money is None else money - cost
 
     @staticmethod
     def _cost(card: Card, choice: str) -> int:
@@ -521,8 +539,8 @@ class LadiesAndGentlemen(Game[State]):
         return evolve(state, windows={**state.windows, event["boutique"]: card}, cards={**state.cards, card.name: card})
 
     def _income(self, state: State, event: Event) -> State:
-        seat = event["seat"]
-        return evolve(state, money={**state.money, seat: state.money[seat] + event["amount"]})
+        seat, money = event["seat"], state.money[event["seat"]]
+        return evolve(state, money={**state.money, seat: None if money is None else money + event["amount"]}, earned=state.earned | {seat})
 
     def _visit(self, state: State, event: Event) -> State:
         visits = {**state.visits, event["seat"]: event["boutique"]}
@@ -588,7 +606,7 @@ class LadiesAndGentlemen(Game[State]):
         else:
             del cards[card.name]  # back under its deck
         return evolve(state, changes, evening=True, billing=True, cards=cards, settled=state.settled | {card.name},
-                      money={**state.money, seat: state.money[seat] - self._cost(card, choice)})
+                      money={**state.money, seat: self._spent(state.money[seat], self._cost(card, choice))})
 
     def _done(self, state: State, event: Event) -> State:
         done = state.done | {event["seat"]}
@@ -703,7 +721,7 @@ class LadiesAndGentlemen(Game[State]):
             "window_free": {names[g]: state.boutique_of(g) not in state.visits.values() for g in state.gentlemen},
         }
         if over:
-            view["money"] = {names[g]: state.money[g] for g in state.gentlemen}
+            view["money"] = {names[g]: state.money[g] for g in state.gentlemen if state.money[g] is not None}
         elif seat is not None and seat != state.courtesan:
             team = next(t for t in state.teams if seat in t)
             view["team_money"] = state.money[team[1]]
@@ -726,8 +744,8 @@ class LadiesAndGentlemen(Game[State]):
             "days": state.day,
         }
         if over or outcome is not None:
-            detail["money"] = {names[g]: state.money[g] for g in state.gentlemen}
-        if not over:
+            detail["money"] = {names[g]: state.money[g] for g in state.gentlemen if state.money[g] is not None}
+        if not over or None in state.money.values():  # a tie may turn on money this reader may not know
             return Result({}, [], detail)
         elegance = self.elegance(state)
         winners, excluded, why, scandal = self._ball_verdict(state, elegance)
@@ -743,6 +761,7 @@ class LadiesAndGentlemen(Game[State]):
     def _ball_verdict(self, state: State, elegance: Mapping[int, int]) -> tuple[set[int], set[int], str, bool]:
         """(winners, excluded, the sentence, whether a scandal happened)."""
         names, courtesan = state.names, state.courtesan
+        money = self._known_money(state)
         ladies = list(state.ladies)
         if courtesan is not None:
             best_lady = max(elegance[l] for l in ladies)
@@ -750,14 +769,14 @@ class LadiesAndGentlemen(Game[State]):
             mine = elegance[courtesan]
             gents = list(state.gentlemen)
             if mine >= best_lady:  # ties go in her favour
-                chosen = self._top(gents, lambda g: (state.gifts[g], state.money[g]))
+                chosen = self._top(gents, lambda g: (state.gifts[g], money[g]))
                 who = " and ".join(names[g] for g in chosen)
                 return ({courtesan, *chosen}, set(),
                         f"{names[courtesan]}, the courtesan, is the most elegant at the Ball ({mine}); she wins with {who}, "
                         f"who gave her the finest gifts ({state.gifts[chosen[0]]} stars)" + (", the richer of the tied" if len(chosen) == 1 and
                         sum(1 for g in gents if state.gifts[g] == state.gifts[chosen[0]]) > 1 else "") + ".", False)
             if mine < worst_lady:
-                fewest = self._top(gents, lambda g: (-state.gifts[g], -state.money[g]))
+                fewest = self._top(gents, lambda g: (-state.gifts[g], -money[g]))
                 excluded = {s for g in fewest for s in (g, state.lady_of(g))}
                 left = [l for l in ladies if l not in excluded]
                 who = " and ".join(names[g] for g in fewest)
@@ -772,13 +791,18 @@ class LadiesAndGentlemen(Game[State]):
         return winners, set(), reason, False
 
     @staticmethod
+    def _known_money(state: State) -> dict[int, int]:
+        """Every gentleman's money, where the reader knows all of it (the Ball's ties)."""
+        return {g: m for g, m in state.money.items() if m is not None}
+
+    @staticmethod
     def _top(seats: list[int], key: Any) -> list[int]:
         best = max(key(s) for s in seats)
         return [s for s in seats if key(s) == best]
 
     def _best_team(self, state: State, elegance: Mapping[int, int], ladies: list[int]) -> tuple[set[int], str]:
-        names = state.names
-        top = self._top(ladies, lambda l: (elegance[l], state.money[state.gentleman_of(l)]))
+        names, money = state.names, self._known_money(state)
+        top = self._top(ladies, lambda l: (elegance[l], money[state.gentleman_of(l)]))
         winners = {s for l in top for s in (l, state.gentleman_of(l))}
         tied = sum(1 for l in ladies if elegance[l] == elegance[top[0]]) > 1
         teams = " and ".join(f"{names[l]} and {names[state.gentleman_of(l)]}" for l in top)

@@ -1,13 +1,22 @@
 """Senators (`senators`): auctions, blackmail and cash-ins of resource cards for senators.
 
-Spec: shared/rules/senators.md. Money, recorded hands, face-down cards and sold sets are
-secret until the end; senators are public. Decisions where the spec is silent:
-- Each card has a place: a seat's secret starting hand, face up or face down before a
-  seat, in the running auction, or out of play (sold to the bank, a played office, an
-  undecided auction card of an eliminated player). A card with no place is still in a
-  deck. A card "already in play or out of it" is one that has a place.
+Spec: shared/rules/senators.md. Decisions where the spec is silent:
+- What is secret: a recorded starting hand, until the reveal. Every other event is public,
+  a sold set included (the spec counts its cards as publicly known). Money moves only by
+  public events, so it is not a secret in the privacy model's sense: each phone shows only
+  its own money until the reveal, as coins behind a screen, but a player who follows
+  every move can work it out, as at the real table.
+- Each card has a public place: face up or face down before a seat, in the running
+  auction, or out of play (sold to the bank, a played office, an undecided auction card
+  of an eliminated player). A card with no place is still in a deck or in a starting
+  hand. A card "already in play or out of it" is one that has a place. Recorded hands are
+  kept apart (`hands`).
 - A seat whose hand is not recorded may sell up to 3 resource cards never seen elsewhere
-  as his hand cards (the spec's rule); after that such a card is `sen.card.owner`.
+  as his hand cards (the spec's rule); after that such a card is `sen.card.owner`. A move
+  is judged as if no hand were recorded: a card that only a recorded hand contradicts (an
+  auctioned card in a recorded hand, a sold card missing from the seller's recorded hand)
+  is a clash, never a flag: the host sees it at once, the hand's seat too, everyone at
+  the reveal. A hand is judged on public places and the seat's own records.
 - `event` is a table event; the first one starts seat `first`'s turn, each later one the
   next seat clockwise that still has senators.
 - A `demand` outside a blackmail, a `bid` outside the bidding, an action before the
@@ -177,9 +186,9 @@ class State:
     consul_price: int
     money: tuple[int, ...]
     senators: tuple[int, ...]
-    places: Mapping[str, Place] = field(default_factory=dict)
-    hand_logged: tuple[bool, ...] = ()
-    unseen_used: tuple[int, ...] = ()  # hand cards used without a recorded hand
+    places: Mapping[str, Place] = field(default_factory=dict)  # public
+    hands: tuple[frozenset[str] | None, ...] = ()  # recorded starting cards not yet used: private
+    unseen_used: tuple[int, ...] = ()  # cards used that had no public place (hand cards)
     started: bool = False  # the first event card is drawn
     active: int = 0
     action: Auction | Blackmail | CashIn | None = None
@@ -213,7 +222,9 @@ class State:
         return tuple(s for s in ((seat + k) % n for k in range(1, n)) if self.alive(s))
 
     def cards_of(self, seat: int, *kinds: str) -> list[str]:
-        return sorted(c for c, (kind, owner) in self.places.items() if owner == seat and kind in kinds)
+        """The seat's cards of these kinds: "up", "down" (public places), "hand" (recorded)."""
+        hand = self.hands[seat] if "hand" in kinds else None
+        return sorted([*(c for c, (kind, owner) in self.places.items() if owner == seat and kind in kinds), *(hand or ())])
 
 
 def _start_money(seats: int, first: int) -> tuple[int, ...]:
@@ -268,8 +279,7 @@ class Senators(Game[State]):
         "done": {"seat": Seat(required=True)},
     }
     options = Options
-    private_events = frozenset({"hand", "sell-set"})
-    once_types = frozenset({"hand"})
+    private_events = frozenset({"hand"})
     host_events = frozenset({"adjust"})
 
     def handlers(self) -> Mapping[str, Any]:
@@ -323,7 +333,7 @@ class Senators(Game[State]):
             consul_price=options["consul_price"],
             money=tuple(money) if money is not None else _start_money(n, first),
             senators=(START_SENATORS,) * n,
-            hand_logged=(False,) * n,
+            hands=(None,) * n,
             unseen_used=(0,) * n,
             active=first,
         )
@@ -335,23 +345,37 @@ class Senators(Game[State]):
         if not state.alive(seat):
             yield Violation("sen.eliminated", f"{state.names[seat]} has no senators left and is out of the game.")
 
-    def _entering(self, state: State, cards: Sequence[str]) -> Iterator[Violation]:
+    def knowing(self, state: State, seats: frozenset[int]) -> State:
+        """Recorded hands of other seats taken out."""
+        hands = state.hands
+        if hands.count(None) == len(hands) or all(hand is None or seat in seats for seat, hand in enumerate(hands)):
+            return state
+        return evolve(state, hands=tuple(hand if seat in seats else None for seat, hand in enumerate(hands)))
+
+    @staticmethod
+    def _in_hand(state: State, card: str, but: int = -1) -> int | None:
+        """The seat (other than `but`) whose recorded hand holds `card`, if any."""
+        return next((seat for seat, hand in enumerate(state.hands) if seat != but and hand is not None and card in hand), None)
+
+    def _entering(self, state: State, cards: Sequence[str], seat: int = -1) -> Iterator[Violation]:
         for card in cards:
             kind = office_type(card)
+            holder = self._in_hand(state, card, seat)
             if kind is not None and kind not in state.offices:
                 yield Violation("sen.card.unknown", f"The {kind} office is not in play in this game.")
             elif card in state.places or cards.count(card) > 1:
                 yield Violation("sen.card.unknown", f"{card} is already in play or out of it; each card exists once.")
+            elif holder is not None:
+                yield Violation("sen.card.unknown", f"{card} is one of {state.names[holder]}'s recorded starting cards.")
 
     def _hand_checks(self, state: State, event: Event) -> Iterator[Violation]:
+        seat = event["seat"]
         yield from self._alive_checks(state, event)
         if state.started:
             yield Violation("sen.turn", "Starting hands are logged before the first event card.")
-        yield from self._entering(state, event["cards"])
-
-    def once_per(self, state: State, event: Event) -> tuple[Any, Violation] | None:
-        seat = event["seat"]
-        return ("hand", seat), Violation("sen.turn", f"{state.names[seat]}'s starting hand is already logged.")
+        if state.hands[seat] is not None:
+            yield Violation("sen.turn", f"{state.names[seat]}'s starting hand is already logged.")
+        yield from self._entering(state, event["cards"], seat)
 
     def _event_checks(self, state: State, event: Event) -> Iterator[Violation]:
         if state.started and not state.action_done:
@@ -367,7 +391,7 @@ class Senators(Game[State]):
             if state.places.get(office, ("", -1))[1] != seat or state.places[office][0] not in ("up", "down"):
                 yield Violation("sen.card.owner", f"{name} does not hold {office}.")
         if state.money[seat] + event.get("money", 0) < 0:
-            yield Violation("sen.money.short", f"{name} has only {state.money[seat]}; he must sell senators first.", frozenset({seat}))
+            yield Violation("sen.money.short", f"{name} has only {state.money[seat]}; he must sell senators first.")
         if state.senators[seat] + event.get("senators", 0) < 0:
             yield Violation("sen.senators.none", f"{name} has only {state.senators[seat]} senators.")
 
@@ -426,7 +450,7 @@ class Senators(Game[State]):
         price, bidder = auction.high[card]
         payer = bidder if event["choice"] == "sell" else seat
         if state.money[payer] < price:
-            yield Violation("sen.money.short", f"{state.names[payer]} cannot pay {price} for {card}.", frozenset({payer}))
+            yield Violation("sen.money.short", f"{state.names[payer]} cannot pay {price} for {card}.")
 
     def _demand_checks(self, state: State, event: Event) -> Iterator[Violation]:
         seat, target, card = event["seat"], event["target"], event["card"]
@@ -457,7 +481,7 @@ class Senators(Game[State]):
             return
         payer = state.active if event["choice"] == "sell" else target
         if state.money[payer] < price:
-            yield Violation("sen.money.short", f"{state.names[payer]} cannot pay {price}.", frozenset({payer}))
+            yield Violation("sen.money.short", f"{state.names[payer]} cannot pay {price}.")
 
     def _join_checks(self, state: State, event: Event) -> Iterator[Violation]:
         seat = event["seat"]
@@ -469,7 +493,7 @@ class Senators(Game[State]):
         if seat != cash_in.queue[0]:
             yield Violation("sen.turn", f"It is {state.names[cash_in.queue[0]]}'s turn to join or pass, not {state.names[seat]}'s.")
         elif event["choice"] == "pay" and state.money[seat] < JOIN_PRICE:
-            yield Violation("sen.money.short", f"{state.names[seat]} cannot pay {JOIN_PRICE} to join.", frozenset({seat}))
+            yield Violation("sen.money.short", f"{state.names[seat]} cannot pay {JOIN_PRICE} to join.")
 
     def _cashing(self, state: State, seat: int) -> bool:
         return isinstance(state.action, CashIn) and state.action.casher == seat
@@ -480,19 +504,22 @@ class Senators(Game[State]):
             yield Violation("sen.action.order", f"{state.names[event['seat']]} is not cashing in now.")
 
     def _owned(self, state: State, seat: int, cards: Sequence[str]) -> Iterator[Violation]:
-        """Cards the seat holds (face up, face down, in hand), or may use as unseen hand cards."""
-        unseen = 0
+        """Cards the seat holds (face up, face down, in its recorded hand), or may use as
+        unseen hand cards (no recorded hand, and none of another's recorded hand)."""
+        unseen, hand = 0, state.hands[seat]
         for card in cards:
             place = state.places.get(card)
-            if place is not None and place[1] == seat and place[0] in ("up", "down", "hand"):
+            if place is not None and place[1] == seat and place[0] in ("up", "down"):
                 continue
-            if place is None and resource(card) and not state.hand_logged[seat]:
+            if hand is not None and card in hand:
+                continue
+            if place is None and resource(card) and hand is None and self._in_hand(state, card, seat) is None:
                 unseen += 1
                 continue
-            yield Violation("sen.card.owner", f"{state.names[seat]} does not hold {card}.", frozenset({seat}))
+            yield Violation("sen.card.owner", f"{state.names[seat]} does not hold {card}.")
             return
         if state.unseen_used[seat] + unseen > 3:
-            yield Violation("sen.card.owner", f"{state.names[seat]} has only 3 starting cards; more unseen cards cannot be his.", frozenset({seat}))
+            yield Violation("sen.card.owner", f"{state.names[seat]} has only 3 starting cards; more unseen cards cannot be his.")
 
     def _sell_set_checks(self, state: State, event: Event) -> Iterator[Violation]:
         seat, cards = event["seat"], event["cards"]
@@ -509,7 +536,7 @@ class Senators(Game[State]):
             yield from self._owned(state, seat, [event["office"]])
         cost = event["count"] * self._senator_price(state, "office" in event)
         if state.money[seat] < cost:
-            yield Violation("sen.money.short", f"{state.names[seat]} cannot pay {cost} for {event['count']} senators.", frozenset({seat}))
+            yield Violation("sen.money.short", f"{state.names[seat]} cannot pay {cost} for {event['count']} senators.")
 
     def _senator_price(self, state: State, consul_now: bool) -> int:
         cash_in = state.action
@@ -519,9 +546,7 @@ class Senators(Game[State]):
     # --- effects ----------------------------------------------------------------------
 
     def _hand(self, state: State, event: Event) -> State:
-        seat = event["seat"]
-        places = {**state.places, **{c: ("hand", seat) for c in event["cards"]}}
-        return evolve(state, places=places, hand_logged=replace_at(state.hand_logged, seat, True))
+        return evolve(state, hands=replace_at(state.hands, event["seat"], frozenset(event["cards"])))
 
     def _event(self, state: State, event: Event) -> State:
         wars = state.wars + (event["kind"] == "war")
@@ -650,7 +675,9 @@ class Senators(Game[State]):
     def _use_cards(self, state: State, seat: int, cards: Sequence[str]) -> State:
         unseen = sum(1 for c in cards if c not in state.places)
         places = {**state.places, **{c: OUT for c in cards}}
-        return evolve(state, places=places, unseen_used=replace_at(state.unseen_used, seat, state.unseen_used[seat] + unseen))
+        hand = state.hands[seat]
+        hands = state.hands if hand is None else replace_at(state.hands, seat, hand - set(cards))
+        return evolve(state, places=places, hands=hands, unseen_used=replace_at(state.unseen_used, seat, state.unseen_used[seat] + unseen))
 
     def _sell_set(self, state: State, event: Event) -> State:
         seat, cards = event["seat"], event["cards"]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import secrets
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,8 @@ from limits.strategies import MovingWindowRateLimiter
 
 from ..access import Access, Caller, may_log
 from ..record import MAX_SEQ, write_record
+from ..replay import Fold, Sight
+from ..kept import secret_beside
 from ..store import Store
 from ..tables import Tables
 
@@ -45,6 +46,15 @@ class GuessLimit:
     def failed(self) -> None:
         self.window.hit(self.rule, request.remote_addr or "-")
 
+    def readable(self, code: str) -> str:
+        """A tried code that is text: 400 otherwise (a lone surrogate), counted as a wrong try."""
+        try:
+            code.encode("utf-8")
+        except UnicodeEncodeError:
+            self.failed()
+            abort(400, "the code is not readable text")
+        return code
+
 
 @dataclass
 class Referee:
@@ -58,6 +68,18 @@ class Referee:
 def referee() -> Referee:
     extension: Referee = current_app.extensions["referee"]
     return extension
+
+
+def sight_of(game_id: str, fold: Fold, caller: Caller, at: int | None = None) -> Sight:
+    """What this caller may know of this game (as of event `at`, for the history): the
+    secrets are everyone's once the host has revealed them; a game without secrets reveals
+    itself at its end."""
+    if fold.game.private_events:
+        revealed_seq = referee().tables.store.revealed(game_id)
+        revealed = revealed_seq is not None and (at is None or revealed_seq <= at)
+    else:
+        revealed = fold.outcome is not None
+    return caller.sight(fold.game, fold.state, revealed)
 
 
 def refusal(game_id: str, caller: Caller, body: dict[str, Any]) -> str | None:
@@ -74,8 +96,8 @@ def record_download(game_id: str, caller: Caller) -> Response:
     where the game hides anything (hands, money, a score table that tells won cards)."""
     tables = referee().tables
     fold = tables.fold(game_id)
-    if fold.outcome is None and fold.game.hides_anything and not caller.is_host:
-        abort(403, "Until the game is over only the host can download the record.")
+    if fold.game.hides_anything and not sight_of(game_id, fold, caller).everything:
+        abort(403, "Until the host reveals the secrets at the end, only the host can download the record.")
     head_seq, head_hash = tables.store.head(game_id)
     return Response(
         write_record(fold.header, tables.store.events(game_id)),
@@ -111,10 +133,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if test_config is not None:
         app.config.from_mapping(test_config)
     os.makedirs(app.instance_path, exist_ok=True)
-    if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path) / "secret_key")
-
     store = Store(app.config["DATABASE"])
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = secret_beside(store.path)
     tables = Tables(store, app.config["LONG_POLL_MAX_WAITING"], app.config["LONG_POLL_MAX_PER_GAME"])
     app.extensions["referee"] = Referee(tables, Access(store), GuessLimit(app.config["JOIN_RATE_LIMIT"]))
 
@@ -144,11 +165,3 @@ def security_headers(response: Response) -> Response:
     if request.endpoint != "pages.htmx_script":
         headers["Cache-Control"] = "no-store"
     return response
-
-
-def _instance_secret(path: Path) -> str:
-    """A secret key kept in the instance folder, made on first start."""
-    if not path.exists():
-        path.write_text(secrets.token_hex(32), encoding="utf-8")
-        path.chmod(0o600)
-    return path.read_text(encoding="utf-8").strip()

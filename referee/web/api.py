@@ -13,9 +13,10 @@ from werkzeug.exceptions import HTTPException
 
 from ..access import AccessDenied, Caller, SeatTaken, visible_event
 from ..record import FORMAT, MAX_SEQ, Header, RecordError, load_json, parse_header, read_record
-from ..replay import Fold, flag_json, report
+from ..replay import Fold, Sight, flag_json, report
 from ..store import Conflict, UnknownGame
-from . import record_download, referee, refusal
+from ..tables import NotOver
+from . import record_download, referee, refusal, sight_of
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 # Not a CORS-safelisted type, so no other site's page can post a record here unasked.
@@ -124,37 +125,34 @@ def caller_at(game_id: str) -> Caller:
         abort(403, str(error))
 
 
-def event_json(fold: Fold, event: dict[str, Any], caller: Caller) -> dict[str, Any]:
-    """One event as this caller may see it, with its standing flag or what withdrew it."""
-    finished = fold.outcome is not None
+def event_json(fold: Fold, event: dict[str, Any], sight: Sight) -> dict[str, Any]:
+    """One event as this reader may see it, with its standing flag or what withdrew it."""
     seq = event["seq"]
     violation, withdrawn = fold.violation_at(seq), fold.withdrawn_at(seq)
-    reader = caller.reader(fold.game, fold.state, finished)
+    clash = fold.clash_at(seq)
     return {
-        **visible_event(fold.game, fold.state, event, caller, finished),
-        "violation": None if violation is None else flag_json(violation, reader),
+        **visible_event(fold.game, event, sight),
+        "violation": None if violation is None or not sight.sees(violation.audience) else flag_json(violation),
         "voided": withdrawn is not None,
-        "withdrawn": None if withdrawn is None else {**flag_json(withdrawn.flag, reader), "voided_by": withdrawn.voided_by},
+        "withdrawn": None if withdrawn is None else {**flag_json(withdrawn.flag, sight), "voided_by": withdrawn.voided_by},
+        **({"clash": flag_json(clash)} if clash is not None and sight.sees(clash.audience) else {}),
     }
 
 
 def game_json(game_id: str, fold: Fold, caller: Caller) -> dict[str, Any]:
     """The game as this caller may see it."""
-    finished = fold.outcome is not None
-    shown = report(fold, may_see=caller.reader(fold.game, fold.state, finished))
+    sight = sight_of(game_id, fold, caller)
     seat = caller.seat if caller.role == "seat" else None
-    body = {
+    return {
         "id": game_id,
         "title": fold.header.title,
         "seats": list(fold.header.seats),
         "seq": fold.seq,
         "you": {"role": caller.role, "seat": seat},
-        "view": fold.view(seat),
-        **shown,
+        "revealed": bool(fold.game.private_events) and referee().tables.store.revealed(game_id) is not None,
+        "view": fold.view(seat, sight),
+        **report(fold, sight=sight),
     }
-    if fold.game.result_is_private and not finished and not caller.is_host:
-        body.update(scores=None, ranking=None, result=None)
-    return body
 
 
 def created(game_id: str) -> tuple[Response, int]:
@@ -195,7 +193,7 @@ def import_game() -> tuple[Response, int]:
 def join() -> Response:
     """Find a game by its join code; lists the seats and which are taken."""
     referee().guesses.check()
-    code = json_body(SCHEMAS["Code"])["code"]
+    code = referee().guesses.readable(json_body(SCHEMAS["Code"])["code"])
     game_id = referee().access.game_for_code(code)
     if game_id is None:
         referee().guesses.failed()
@@ -221,7 +219,7 @@ def claim_seat(game_id: str, seat: int) -> tuple[Response, int]:
     if caller.is_host:
         return jsonify(seat=seat, name=header.seats[seat], token=access.reissue_seat(game_id, seat)), 201
     referee().guesses.check()
-    if access.game_for_code(body.get("code", "")) != game_id:
+    if access.game_for_code(referee().guesses.readable(body.get("code", ""))) != game_id:
         referee().guesses.failed()
         abort(403, "the join code is wrong")
     try:
@@ -265,14 +263,38 @@ def append_event(game_id: str) -> tuple[Response, int]:
         raise BadFields(error.errors, str(error)) from None
     except Conflict as conflict:
         return jsonify(error=str(conflict), current_seq=conflict.current_seq), 409
-    finished = appended.finished
+    sight = sight_of(game_id, appended.fold, caller)
+    violation = appended.violation
     answer = {
         "seq": appended.seq,
-        "event": visible_event(appended.fold.game, appended.fold.state, appended.event, caller, finished),
-        "violation": None if appended.violation is None else flag_json(appended.violation, caller.reader(appended.fold.game, appended.fold.state, finished)),
-        "finished": finished,
+        "event": visible_event(appended.fold.game, appended.event, sight),
+        "violation": None if violation is None or not sight.sees(violation.audience) else flag_json(violation),
+        "finished": appended.finished,
     }
     return jsonify(answer), 201  # a retry answers exactly as the first time
+
+
+@bp.post("/games/<game_id>/reveal")
+def reveal(game_id: str) -> Response:
+    """The host confirms the end: every seat's secrets are shown to everyone, for good."""
+    if not caller_at(game_id).is_host:
+        abort(403, "only the host reveals the secrets")
+    try:
+        seq = referee().tables.reveal(game_id)
+    except NotOver as error:
+        abort(409, str(error))
+    return jsonify(revealed_at=seq)
+
+
+@bp.get("/games/<game_id>/witness/<int:seq>")
+def witness(game_id: str, seq: int) -> Response:
+    """The witness hash at event `seq`: a phone keeps the last one it saw and checks that
+    the log still holds it (404: the log no longer reaches that far)."""
+    known_game(game_id)
+    digest = referee().tables.witness(game_id, min(seq, MAX_SEQ))
+    if digest is None:
+        abort(404, f"the log has no event {seq}")
+    return jsonify(seq=seq, hash=digest)
 
 
 @bp.get("/games/<game_id>/events")
@@ -284,8 +306,10 @@ def list_events(game_id: str) -> Response:
     tables = referee().tables
     waited = tables.wait(game_id, after, wait) if wait > 0 else True
     fold = tables.fold(game_id)
-    events = [event_json(fold, event, caller) for event in tables.store.events(game_id, after=max(after, 0))]
-    response = jsonify(events=events, seq=fold.seq, finished=fold.outcome is not None)
+    sight = sight_of(game_id, fold, caller)
+    events = [event_json(fold, event, sight) for event in tables.store.events(game_id, after=max(after, 0))]
+    response = jsonify(events=events, seq=fold.seq, finished=fold.outcome is not None,
+                       witness={"seq": fold.seq, "hash": tables.witness(game_id, fold.seq)})
     if not waited:  # too many phones wait already: come back later
         response.headers["Retry-After"] = str(current_app.config["LONG_POLL_RETRY_SECONDS"])
     return response
@@ -337,6 +361,8 @@ def openapi_document() -> dict[str, Any]:
         "post": json_op("Log an event", "AppendEvent", "201", [game_id, {"name": "Idempotency-Key", "in": "header", "schema": {"type": "string"}}]),
         "get": json_op("Events after a seq", params=[game_id, after, {"name": "wait", "in": "query", "schema": {"type": "number"}}]),
     })
+    spec.path("/api/games/{game_id}/reveal", operations={"post": json_op("Reveal the secrets at the end (host)", params=[game_id])})
+    spec.path("/api/games/{game_id}/witness/{seq}", operations={"get": json_op("The witness hash at an event", params=[game_id, {"name": "seq", "in": "path", "required": True, "schema": {"type": "integer"}}])})
     spec.path("/api/games/{game_id}/record", operations={"get": json_op("The table record", params=[game_id])})
     return spec.to_dict()
 

@@ -7,28 +7,31 @@ round scored. Sentences go through gettext, so they are German when German is ch
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from flask_babel import gettext, ngettext
 
-from ..replay import Fold
+from ..replay import Fold, Sight
 
 Event = Mapping[str, Any]
 
 
-def news(fold: Fold, view: Mapping[str, Any], last: Event | None) -> list[str]:
+def news(fold: Fold, view: Mapping[str, Any], last: Event | None, sight: Sight) -> list[str]:
     """Sentences about the table's last move (`last`: the latest event, voids and notes
-    aside); empty when there is nothing to tell."""
+    aside) from what this reader may know (`view` and the result are made for `sight`);
+    empty when there is nothing to tell."""
     if last is None or fold.outcome is not None:
         return []
     tell = TELLERS.get(fold.header.game)
-    return tell(fold, view, last) if tell else []
+    return tell(lambda: fold.result(sight).detail, view, last, fold.header.seats) if tell else []
 
 
-def karriere_poker(fold: Fold, view: Mapping[str, Any], last: Event) -> list[str]:
+Detail = Callable[[], dict[str, Any]]  # the game's result detail, worked out only when a sentence needs it
+
+
+def karriere_poker(detail_of: Detail, view: Mapping[str, Any], last: Event, names: Sequence[str]) -> list[str]:
     said = []
-    names = fold.header.seats
     player = names[last["seat"]] if "seat" in last else None
     out = view["out"]
     if last["type"] == "play" and out and out[-1]["player"] == player:
@@ -40,7 +43,7 @@ def karriere_poker(fold: Fold, view: Mapping[str, Any], last: Event) -> list[str
         else:
             said.append(gettext("%(name)s wins the round; %(leader)s leads.", name=winner, leader=leader))
     if view["phase"] == "deal" and view["game"] and last["type"] in ("play", "pass"):
-        detail = fold.result().detail  # the finish of the game just over, and the exchange
+        detail = detail_of()  # the finish of the game just over, and the exchange
         game = detail["games"][-1]
         finish = " · ".join(f"{row['position']} {row['player']}" for row in game["finish"])
         said.append(gettext("Game %(number)s is over: %(finish)s.", number=game["game"], finish=finish))
@@ -53,10 +56,10 @@ def karriere_poker(fold: Fold, view: Mapping[str, Any], last: Event) -> list[str
     return said
 
 
-def employee_of_the_month(fold: Fold, view: Mapping[str, Any], last: Event) -> list[str]:
+def employee_of_the_month(detail_of: Detail, view: Mapping[str, Any], last: Event, names: Sequence[str]) -> list[str]:
     if view["phase"] not in ("reveal", "over") or last["type"] not in ("bid", "pass"):
         return []
-    auction = fold.result().detail["auctions"][-1]  # a bid or pass that ended an auction
+    auction = detail_of()["auctions"][-1]  # a bid or pass that ended an auction
     if auction["winner"] is None:
         return [gettext("Auction %(number)s: nobody bid.", number=auction["auction"])]
     return [gettext(
@@ -65,15 +68,15 @@ def employee_of_the_month(fold: Fold, view: Mapping[str, Any], last: Event) -> l
     )]
 
 
-def ftw(fold: Fold, view: Mapping[str, Any], last: Event) -> list[str]:
+def ftw(detail_of: Detail, view: Mapping[str, Any], last: Event, names: Sequence[str]) -> list[str]:
     if last["type"] != "reveal" or view["phase"] != "play" or view["pile"] or view["round"] == 1:
         return []
-    scored = fold.result().detail["rounds"][-1]
+    scored = detail_of()["rounds"][-1]
     scores = " · ".join(f"{name} {points}" for name, points in scored["scores"].items())
     return [gettext("Round %(number)s is scored: %(scores)s.", number=scored["round"], scores=scores)]
 
 
-def senators(fold: Fold, view: Mapping[str, Any], last: Event) -> list[str]:
+def senators(detail_of: Detail, view: Mapping[str, Any], last: Event, names: Sequence[str]) -> list[str]:
     if view["phase"] != "deciding" or last["type"] != "bid":
         return []
     return [
@@ -82,7 +85,7 @@ def senators(fold: Fold, view: Mapping[str, Any], last: Event) -> list[str]:
     ] or [gettext("Nobody bid in this auction.")]
 
 
-TELLERS: dict[str, Callable[[Fold, Mapping[str, Any], Event], list[str]]] = {
+TELLERS: dict[str, Callable[[Detail, Mapping[str, Any], Event, Sequence[str]], list[str]]] = {
     "karriere-poker": karriere_poker,
     "employee-of-the-month": employee_of_the_month,
     "ftw": ftw,

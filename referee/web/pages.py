@@ -29,6 +29,7 @@ from flask import (
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 from flask_babel import Babel, get_locale, gettext, ngettext
@@ -42,9 +43,10 @@ from ..access import SPECTATOR, AccessDenied, Caller, SeatTaken, normalise_code
 from ..games import GAMES, find_game
 from ..record import COMMON_EVENTS, FORMAT, MAX_SEQ, RecordError, parse_header, read_record
 from ..games.base import Termination
-from ..replay import CORE_RULES, Fold, flag_json
+from ..replay import CORE_RULES, Fold, Sight, flag_json, result_hidden
 from ..store import Conflict, UnknownGame
-from . import record_download, referee, refusal
+from ..tables import NotOver
+from . import record_download, referee, refusal, sight_of
 from .api import event_json
 from .news import news
 from .notation import read_token
@@ -55,6 +57,8 @@ csrf = CSRFProtect()
 babel = Babel()
 TOKEN_COOKIE = "referee_token"
 HOST_SEAT_COOKIE = "referee_host_seat"  # the seat a host also plays
+MY_GAMES = "my_games"  # in the signed session cookie: the games this browser hosts or joined
+MY_GAMES_KEPT = 20
 HISTORY_PAGE = 100  # events per History page: a long game stays light on a phone
 MAX_FORM_CARDS = 64  # more than any game's hand: a bigger count is refused by the schema
 LANGUAGES = ("en", "de")
@@ -132,15 +136,18 @@ def flag_sentence(game: str, flag: dict[str, Any]) -> Markup:
     return Markup('{}<br><small class="muted" lang="en">{}</small>').format(german[:1].upper() + german[1:] + ".", message)
 
 
-def end_sentence(fold: Fold) -> Markup:
+def end_sentence(fold: Fold, sight: Sight) -> Markup:
     """Why the game is over. A reason the host typed (`end`) is shown as typed; the games
-    word their own ending in English, so in German the winners lead and that detail follows."""
+    word their own ending in English, so in German the winners lead and that detail follows.
+    Before the host has revealed the secrets of a game that has them, only that it awaits him."""
     outcome = fold.outcome
     if outcome is None:
         return Markup("")
+    if result_hidden(fold, sight) and fold.game.private_events:
+        return Markup.escape(gettext("Game over? The host confirms the end; then every secret is shown."))
     if get_locale().language == "en" or outcome.termination is Termination.TABLE_END:
         return Markup.escape(outcome.reason)
-    ranking = fold.result().ranking
+    ranking = fold.result(sight).ranking
     first = ranking[0] if ranking else []
     lead = ngettext("%(names)s wins.", "%(names)s win.", len(first), names=" & ".join(first)) if first else ""
     return Markup('{} <small class="muted" lang="en">({})</small>').format(lead, outcome.reason)
@@ -167,6 +174,8 @@ def page_caller(game_id: str) -> Caller:
 
 
 def with_token(response: BaseResponse, game_id: str, token: str, cookie: str = TOKEN_COOKIE) -> BaseResponse:
+    """Hand this phone a token for the game, and list the game among this browser's own."""
+    session[MY_GAMES] = [game_id, *[known for known in session.get(MY_GAMES, []) if known != game_id]][:MY_GAMES_KEPT]
     response.set_cookie(
         cookie, token, path=f"/g/{game_id}", httponly=True, samesite="Lax",
         secure=request.is_secure, max_age=60 * 60 * 24 * 60,
@@ -184,10 +193,15 @@ def fold_of(game_id: str) -> Fold:
 # --- starting and joining --------------------------------------------------------------------
 
 
+def my_games() -> list[dict[str, Any]]:
+    """The games this browser hosts or has joined, newest first: nobody else's are listed."""
+    return referee().tables.store.games(session.get(MY_GAMES, []))
+
+
 @bp.get("/")
 def home() -> str:
-    """Start a game, join one with a code, or open a recent one."""
-    return render_template("home.html", recent=referee().tables.store.games()[:12])
+    """Start a game, join one with a code, or open one of this browser's games."""
+    return render_template("home.html", recent=my_games())
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -256,7 +270,7 @@ def release(game_id: str, seat: int) -> BaseResponse:
 def join_link(code: str) -> Any:
     """The link in the QR code: straight to the seat picker."""
     referee().guesses.check()
-    game_id = referee().access.game_for_code(code)
+    game_id = referee().access.game_for_code(referee().guesses.readable(code))
     if game_id is None:
         referee().guesses.failed()
         abort(404, "No game has this code.")
@@ -267,12 +281,12 @@ def join_link(code: str) -> Any:
 def join() -> Any:
     """Join with a typed code."""
     referee().guesses.check()
-    code = request.form.get("code", "")
+    code = referee().guesses.readable(request.form.get("code", ""))
     game_id = referee().access.game_for_code(code)
     if game_id is None:
         referee().guesses.failed()
         flash(gettext("No game has the code %(code)s.", code=code), "error")
-        return render_template("home.html", recent=referee().tables.store.games()[:12]), 404
+        return render_template("home.html", recent=my_games()), 404
     return redirect(url_for("pages.seats", game_id=game_id, code=normalise_code(code)))
 
 
@@ -295,7 +309,7 @@ def claim(game_id: str, seat: int) -> Any:
         token = access.reissue_seat(game_id, seat)
         return with_token(redirect(url_for("pages.table", game_id=game_id)), game_id, token, HOST_SEAT_COOKIE)
     referee().guesses.check()
-    if access.game_for_code(request.form.get("code", "")) != game_id:
+    if access.game_for_code(referee().guesses.readable(request.form.get("code", ""))) != game_id:
         referee().guesses.failed()
         abort(403, "The join code is wrong.")
     try:
@@ -313,13 +327,15 @@ def table_context(game_id: str, fold: Fold, caller: Caller, error: str | None = 
     seat = caller.seat  # a seat's, or the seat a host also plays
     store = referee().tables.store
     finished = fold.outcome is not None
+    sight = sight_of(game_id, fold, caller)
     flagged = []
-    for flagged_seq, violation in fold.violations[-5:]:
+    for flagged_seq, violation in [flag for flag in fold.violations if sight.sees(flag[1].audience)][-5:]:
         event = store.event(game_id, flagged_seq) or {}
         mine = caller.is_host or (seat is not None and seat in (event.get("seat"), event.get("by")))
-        flagged.append({"seq": flagged_seq, **flag_json(violation, caller.reader(fold.game, fold.state, finished)), "mine": mine})
+        flagged.append({"seq": flagged_seq, **flag_json(violation), "mine": mine})
+    clashes = [{"seq": seq, **flag_json(clash)} for seq, clash in fold.clashes if sight.sees(clash.audience)][-5:]
     recent = store.events(game_id, after=fold.seq - 6)
-    view = fold.view(seat)
+    view = fold.view(seat, sight)
     moves = [e for e in recent if e["type"] not in ("note", "void") and not fold.withdrawn_at(e["seq"])]
     me = None if seat is None else fold.header.seats[seat]
     my_turn = not finished and me is not None and (view.get("turn") == me or me in view.get("to_act", ()))
@@ -334,8 +350,12 @@ def table_context(game_id: str, fold: Fold, caller: Caller, error: str | None = 
         "flags": flagged,
         # The bar's flag: the latest standing flag on a move this caller may void.
         "my_flag": next((flag for flag in reversed(flagged) if flag["mine"]), None),
-        "recent": [event_json(fold, e, caller) for e in recent][::-1],
-        "news": news(fold, view, moves[-1] if moves else None),
+        "recent": [event_json(fold, e, sight) for e in recent][::-1],
+        "news": news(fold, view, moves[-1] if moves else None, sight),
+        "clashes": clashes,
+        "sight": sight,
+        "awaiting_reveal": finished and caller.is_host and bool(fold.game.private_events) and store.revealed(game_id) is None,
+        "witness": referee().tables.witness(game_id, fold.seq),
         "my_turn": my_turn,
         "page_title": f"▶ {gettext('Your turn')} · {title}" if my_turn else title,
         "finished": finished,
@@ -465,15 +485,30 @@ def seq_arg(name: str) -> int | None:
 # --- history, results, records ---------------------------------------------------------------
 
 
+@bp.post("/g/<game_id>/reveal")
+def reveal(game_id: str) -> BaseResponse:
+    """The host confirms the end: every secret is shown to everyone, for good."""
+    fold_of(game_id)
+    if not page_caller(game_id).is_host:
+        abort(403, "Only the host reveals the secrets.")
+    try:
+        referee().tables.reveal(game_id)
+    except NotOver:
+        flash(gettext("The game is not over yet."), "error")
+    return redirect(url_for("pages.table", game_id=game_id))
+
+
 @bp.get("/g/<game_id>/history")
 def history(game_id: str) -> str:
-    """Every event with its flag or void; tap one to see the table as it was then."""
+    """Every event with its flag or void; tap one to see the table as it was then, as this
+    phone could see it then (nothing it learnt only later)."""
     fold = fold_of(game_id)
     caller = page_caller(game_id)
     at = seq_arg("at")
     then = referee().tables.fold_at(game_id, at) if at is not None else None
     seat = caller.seat
-    events = [event_json(fold, e, caller) for e in referee().tables.store.events(game_id)]
+    sight = sight_of(game_id, fold, caller)
+    events = [event_json(fold, e, sight) for e in referee().tables.store.events(game_id)]
     reasons = {e["seq"]: e.get("reason") for e in events if e["type"] == "void"}
     # Where it went wrong: the first flag, standing or withdrawn by a correction.
     flagged = [e for e in events if e["violation"] or (e["withdrawn"] and e["withdrawn"]["rule"]) or e["type"] == "void"]
@@ -486,8 +521,8 @@ def history(game_id: str) -> str:
     return render_template(
         "history.html", fold=fold, game_id=game_id, events=shown[(page - 1) * HISTORY_PAGE : page * HISTORY_PAGE],
         reasons=reasons, at=at, first_violation=first, page=page, pages=pages, only_flags=only_flags,
-        then_view=None if then is None else then.view(seat), then=then, game=fold.game, caller=caller,
-        seat=seat, finished=fold.outcome is not None,
+        then_view=None if then is None else then.view(seat, sight_of(game_id, then, caller, at=at)), then=then, game=fold.game,
+        caller=caller, seat=seat, finished=fold.outcome is not None,
     )
 
 
@@ -496,14 +531,15 @@ def result(game_id: str) -> str:
     """The game's scoring table: majority table, round sheet with chart, positions per game."""
     fold = fold_of(game_id)
     caller = page_caller(game_id)
-    finished = fold.outcome is not None
-    hidden = fold.game.result_is_private and not finished and not caller.is_host
-    outcome = fold.result()
+    sight = sight_of(game_id, fold, caller)
+    hidden = result_hidden(fold, sight)
+    outcome = fold.result(sight)
     shown_charts = [] if hidden else charts(fold.header.game, outcome.detail)
-    roles = fold.view(None).get("teams", [])  # Ladies & Gentlemen: each gentleman's lady, the courtesan
+    public = fold.view(None, sight)
+    roles = public.get("teams", [])  # Ladies & Gentlemen: each gentleman's lady, the courtesan
     return render_template("result.html", fold=fold, game_id=game_id, result=outcome, hidden=hidden, charts=shown_charts, caller=caller,
-                           head=referee().tables.store.head(game_id) if finished else None,
-                           ladies_of={team["gentleman"]: team["lady"] for team in roles}, courtesan=fold.view(None).get("courtesan"))
+                           head=referee().tables.store.head(game_id) if fold.outcome is not None and not hidden else None, sight=sight,
+                           ladies_of={team["gentleman"]: team["lady"] for team in roles}, courtesan=public.get("courtesan"))
 
 
 def charts(game: str, detail: dict[str, Any]) -> list[tuple[str, str]]:
@@ -573,12 +609,21 @@ def rules(game: str) -> str:
 @bp.get("/lang/<code>")
 def language(code: str) -> BaseResponse:
     """Switch the language (German or English) and go back to the page, on this site only."""
-    back = urlsplit(request.referrer or "")
-    same_site = back.netloc == request.host and back.scheme in ("http", "https")
-    response = redirect(urlunsplit(("", "", back.path, back.query, "")) if same_site and back.path.startswith("/") else url_for("pages.home"))
+    response = redirect(own_path(request.referrer) or url_for("pages.home"))
     if code in LANGUAGES:
         response.set_cookie("lang", code, samesite="Lax", httponly=True, max_age=60 * 60 * 24 * 365)
     return response
+
+
+def own_path(url: str | None) -> str | None:
+    """The path and query of a URL of this site, as a relative redirect target; None for
+    anything else (another host, a scheme-relative `//host`, a backslash browsers read as one)."""
+    back = urlsplit(url or "")
+    if back.netloc != request.host or back.scheme not in ("http", "https"):
+        return None
+    if not back.path.startswith("/") or back.path.startswith(("//", "/\\")) or "\\" in back.path:
+        return None
+    return urlunsplit(("", "", back.path, back.query, ""))
 
 
 @bp.get("/static/htmx.min.js")

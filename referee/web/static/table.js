@@ -82,4 +82,34 @@
     });
     if (!refused) sent = {};
   });
+
+  // Every phone is a witness: it keeps the last witness hash of the log it saw (seq and
+  // hash, per game) and checks, whenever the table comes in, that the server's log still
+  // holds it. If not, the log was changed after this phone saw that event: say so, and
+  // keep saying it until the player has read it.
+  function witness() {
+    var table = document.getElementById("table");
+    if (!table || !table.dataset.witness) return;
+    var key = "table-referee:witness:" + table.dataset.game;
+    var now = { seq: Number(table.dataset.seq), hash: table.dataset.witness };
+    var seen = null;
+    try { seen = JSON.parse(window.localStorage.getItem(key)); } catch (e) { seen = null; }
+    var keep = function () { try { window.localStorage.setItem(key, JSON.stringify(now)); } catch (e) { /* private mode */ } };
+    var warn = function () {
+      var box = document.getElementById("witness-warning");
+      if (!box) return;
+      box.querySelector("p").textContent = table.dataset.witnessWarning.replace("{seq}", seen.seq);
+      box.hidden = false;
+      box.querySelector("button").onclick = function () { keep(); box.hidden = true; };
+    };
+    if (!seen || typeof seen.seq !== "number" || typeof seen.hash !== "string") { keep(); return; }
+    if (seen.seq === now.seq) { if (seen.hash === now.hash) keep(); else warn(); return; }
+    var url = table.dataset.witnessUrl.replace(/0$/, String(seen.seq));
+    fetch(url, { credentials: "same-origin" })
+      .then(function (response) { return response.status === 404 ? { hash: null } : response.ok ? response.json() : undefined; })
+      .then(function (body) { if (body === undefined) return; if (body.hash === seen.hash) keep(); else warn(); })
+      .catch(function () { /* offline: checked on the next update */ });
+  }
+  document.addEventListener("DOMContentLoaded", witness);
+  document.addEventListener("htmx:afterSwap", witness);
 })();

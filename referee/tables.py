@@ -166,8 +166,6 @@ class Tables:
             fold, taken = folded[0]
             self._folds[game_id] = fold
             self._keep(game_id, taken)
-            if stored.event["type"] == "end" and stored.event.get("by") == "host" and fold.outcome is not None:
-                self.store.reveal(game_id, fold.seq)  # the host ended it: that is his confirmation
             with self.store.lock:
                 news = self._news.get(game_id)
                 if news is not None:

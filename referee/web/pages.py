@@ -8,8 +8,10 @@ game, so it never opens another game.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.resources
 import itertools
+import json
 import re
 from urllib.parse import urlsplit, urlunsplit
 from pathlib import Path
@@ -413,6 +415,8 @@ def log_from(game_id: str, form: Any) -> Any:
             appended = referee().tables.append(game_id, body, expected if isinstance(expected, int) else None,
                                                key=caller.idempotency_key(form.get("key") or None))
             fold = appended.fold
+            if body["type"] == "end" and caller.is_host and form.get("reveal") and fold.outcome is not None:
+                referee().tables.reveal(game_id)  # "End and reveal": the host confirmed it in the dialog
         except RecordError as problem:
             error = gettext("Nothing was logged: %(problem)s", problem=str(problem))
         except Conflict:
@@ -567,7 +571,10 @@ def line_chart(x_labels: list[str], series: dict[str, list[int]]) -> str:
     for name, values in series.items():
         chart.add(name, values)
     svg: str = chart.render(is_unicode=True, disable_xml_declaration=True)
-    return svg
+    # pygal names each chart with a random uuid and dates it in a comment: the same game
+    # gives the same page (a page tells nothing but the game; caches and tests compare it).
+    chart_id = hashlib.sha256(json.dumps([x_labels, series], sort_keys=True).encode()).hexdigest()[:12]
+    return re.sub(r"<!--.*?-->", "", re.sub(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", chart_id, svg))
 
 
 @bp.get("/g/<game_id>/record")

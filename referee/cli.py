@@ -147,7 +147,9 @@ def export(game: str, output: str | None, db_path: str) -> None:
               help="A receipt kept at the end of a game: its log must end at this hash. Repeatable.")
 @db_option
 def verify(receipts: tuple[str, ...], db_path: str) -> None:
-    """Check every game's hash chain and head; name the first broken row of a game."""
+    """Check every game's hash chain and head, every kept snapshot's seal, and receipts;
+    name the first broken row of a game. Snapshots are checked with the secret key beside
+    the database (`secret_key`)."""
     if not Path(db_path).exists():
         raise click.ClickException(f"no database at {db_path}")
     kept = {}
@@ -156,12 +158,20 @@ def verify(receipts: tuple[str, ...], db_path: str) -> None:
         if not game_id or len(digest) != 64:
             raise click.BadParameter(f"{receipt!r} is not GAME:HASH (a 64-character SHA-256)", param_hint="--head")
         kept[game_id] = digest.lower()
-    problems = Store(db_path).verify(kept)
+    store = Store(db_path)
+    problems = store.verify(kept)
+    tables = Tables(store)
+    problems += [f"game {game} seq {seq}: the snapshot fails its seal (edited, or not made with this instance's secret key); it is not used"
+                 for game, seq, event_hash, fingerprint, blob in store.snapshots()
+                 if not tables.snapshot_holds(game, seq, event_hash, fingerprint, blob)]
     for problem in problems:
         click.echo(problem, err=True)
     if problems:
         sys.exit(1)
-    click.echo("ok: every hash chain is intact")
+    for game_id, digest in kept.items():
+        seq, _ = store.head(game_id)
+        click.echo(f"receipt matched: game {game_id} seq {seq} {digest}")
+    click.echo("ok: every hash chain is intact, every snapshot's seal holds")
 
 
 @main.command()

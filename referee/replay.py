@@ -103,7 +103,10 @@ class Fold:
         return self.state if sight.everything else self.game.knowing(self.state, sight.seats)
 
     def view(self, seat: int | None, sight: Sight = EVERYTHING) -> dict[str, Any]:
-        return self.game.view(self.known_state(sight), seat, self.outcome)
+        view = self.game.view(self.known_state(sight), seat, self.outcome)
+        if sight.everything:
+            return view
+        return {key: value for key, value in view.items() if key not in self.game.revealed_view}
 
     def result(self, sight: Sight = EVERYTHING) -> Result:
         return self.game.result(self.known_state(sight), self.outcome)

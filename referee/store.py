@@ -412,10 +412,11 @@ class Store:
             rows = self.db.execute("SELECT game, seq, hash, fingerprint, fold FROM snapshots ORDER BY game, seq").fetchall()
         return [(str(g), int(q), str(h), str(f), bytes(b)) for g, q, h, f, b in rows]
 
-    def drop_snapshots(self, game_id: str, from_seq: int) -> None:
-        """Forget the folds at or after `from_seq` (a void before them changed them)."""
+    def drop_snapshots(self, game_id: str, from_seq: int, only: bool = False) -> None:
+        """Forget the folds at or after `from_seq` (a void before them changed them), or
+        `only` the one at it (it failed its seal)."""
         with self.lock:
-            self.db.execute("DELETE FROM snapshots WHERE game = ? AND seq >= ?", [game_id, from_seq])
+            self.db.execute(f"DELETE FROM snapshots WHERE game = ? AND seq {'=' if only else '>='} ?", [game_id, from_seq])
 
     # --- verification ----------------------------------------------------------------
 

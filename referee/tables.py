@@ -243,6 +243,7 @@ class Tables:
             fields_kept = unseal(self.key, snapshot_context(game_id, seq, event_hash), blob)
             return Fold(header, header.rules, **dict(zip(KEPT_FIELDS, fields_kept, strict=True)))
         except (Unreadable, ValueError, TypeError):
+            self.store.drop_snapshots(game_id, seq, only=True)  # never trusted again; the replay keeps a sound one
             return None
 
     def snapshot_holds(self, game_id: str, seq: int, event_hash: str, fingerprint: str, blob: bytes) -> bool:

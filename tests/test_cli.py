@@ -87,7 +87,7 @@ def test_export_of_an_unknown_game_is_a_clear_error(tmp_path: Path) -> None:
 def test_verify_passes_and_then_names_an_edited_row(tmp_path: Path) -> None:
     db = str(tmp_path / "t.sqlite3")
     game_id = run("import", str(CLEAN), "--db", db)[1].strip()
-    assert run("verify", "--db", db) == (0, "ok: every hash chain is intact\n")
+    assert run("verify", "--db", db) == (0, "ok: every hash chain is intact, every snapshot's seal holds\n")
     raw = sqlite3.connect(db)
     raw.execute("DROP TRIGGER events_append_only_update")
     raw.execute("UPDATE events SET body = body || ' ' WHERE seq = 40")

@@ -342,6 +342,8 @@ def test_the_record_export_carries_the_head_that_verify_checks(client: FlaskClie
     table = Table(client, FTW, claim=())
     table.log({"type": "note", "text": "first"})
     table.log({"type": "end", "reason": "done"})
+    assert client.get(f"/api/games/{table.id}/record").status_code == 403  # over, but not revealed yet
+    assert client.post(f"/api/games/{table.id}/reveal", headers=bearer(table.host)).json == {"revealed_at": 2}
     exported = client.get(f"/api/games/{table.id}/record")
     seq, digest = exported.headers["X-Table-Head"].split(":")
     assert seq == "2" and client.get(f"/g/{table.id}/record").headers["X-Table-Head"] == f"2:{digest}"

@@ -28,6 +28,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from referee.web import create_app
+from test_api import Table, bearer
 
 EXAMPLES = int(os.environ.get("PRIVACY_EXAMPLES", "25"))
 RAN: Counter[str] = Counter()  # probe sequences run per game, all of them equal (else the test failed)
@@ -36,10 +37,6 @@ ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 CSRF = re.compile(r'(X-CSRFToken": "|name="csrf_token" value=")[^"]*')
 Step = tuple[str, Any]
 TURN = -1  # a move by whoever's turn it is  # ("secret", None) | ("move", (seat, body)) | ("void", k) | ("read", None)
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 class Twins:
@@ -123,7 +120,9 @@ def probe(game: str, steps: list[Step], secret_seat: int, secrets: tuple[dict[st
     app = create_app({"TESTING": True, "DATABASE": str(folder / f"{game}-{RAN[game]}.sqlite3"), "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
                       "LONG_POLL_SECONDS": 0.01})
     Twins(app, {"game": game, **header}, observer).run(steps, secret_seat, secrets)
-    RAN[game] += 1
+    RAN[game] += 1  # every sequence so far told the two twins' readers the same: kept for the record
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "noninterference.json").write_text(json.dumps(dict(RAN), sort_keys=True) + "\n", encoding="utf-8")
 
 
 def steps_of(moves: st.SearchStrategy[tuple[int, dict[str, Any]]]) -> st.SearchStrategy[list[Step]]:
@@ -231,20 +230,236 @@ def test_ladies_and_gentlemen_tell_nobody_outside_the_team_of_its_money(tmp_path
     probe("ladies-and-gentlemen", [*LG_SETUP, *steps], 1, secrets, {"seats": ["Anna", "Ben", "Cem", "Dora"]}, 2, tmp_path)
 
 
-def test_zz_every_game_with_secrets_ran_its_probes() -> None:
-    """Runs after the properties (by name): each game ran its examples, all equal; the
-    counts go to test-artifacts/noninterference.json for the record."""
-    games = ["karriere-poker", "ftw", "senators", "ladies-and-gentlemen"]
-    if not all(RAN[game] for game in games):
-        pytest.fail(f"the noninterference properties did not run in this session: {dict(RAN)} (run the whole file)")
-    ARTIFACTS.mkdir(exist_ok=True)
-    (ARTIFACTS / "noninterference.json").write_text(json.dumps({game: RAN[game] for game in games}) + "\n", encoding="utf-8")
-    assert all(RAN[game] >= min(EXAMPLES, 10) for game in games), dict(RAN)
-
-
 # --- the reveal, and each way of probing the issue named -----------------------------------------
 
 
 @pytest.fixture
 def twins_app(tmp_path: Path) -> Flask:
     return create_app({"TESTING": True, "DATABASE": str(tmp_path / "twins.sqlite3"), "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False})
+
+
+def two_tables(client: FlaskClient, body: dict[str, Any]) -> tuple[Table, Table]:
+    return Table(client, body, claim=tuple(range(len(body["seats"])))), Table(client, body, claim=tuple(range(len(body["seats"]))))
+
+
+def answers(table: Table, seat: int, bodies: list[dict[str, Any]]) -> list[Any]:
+    """What `seat` is told when it logs each body and voids it again (a probe)."""
+    told = []
+    for body in bodies:
+        answer = table.log(body, table.seats[seat])
+        told.append((answer.status_code, answer.json["violation"]))
+        table.log({"type": "void", "target": answer.json["seq"], "reason": "probe"}, table.seats[seat])
+    return told
+
+
+def test_probing_with_hands_tells_the_same_whatever_another_seat_holds(twins_app: Flask) -> None:
+    client = twins_app.test_client()
+    ftw = {"game": "ftw", "seats": ["Anna", "Ben", "Cem"]}
+    a, b = two_tables(client, ftw)
+    a.log({"type": "hand", "seat": 0, "cards": list(range(1, 13))}, a.seats[0])
+    b.log({"type": "hand", "seat": 0, "cards": list(range(13, 25))}, b.seats[0])
+    probes = [{"type": "hand", "seat": 1, "cards": [card, *range(25, 36)]} for card in range(1, 25)]  # one card at a time
+    assert answers(a, 1, probes) == answers(b, 1, probes)
+    assert all(told == (201, None) for told in answers(a, 1, probes[:3]))  # nothing flags: not even "already logged"
+
+    sen = {"game": "senators", "seats": ["Anna", "Ben", "Cem"]}
+    a, b = two_tables(client, sen)
+    a.log({"type": "hand", "seat": 0, "cards": ["red-7", "blue-1", "green-2"]}, a.seats[0])
+    b.log({"type": "hand", "seat": 0, "cards": ["red-8", "blue-3", "green-4"]}, b.seats[0])
+    probes = [{"type": "hand", "seat": 1, "cards": ["red-7", "purple-1", "purple-2"]}, {"type": "hand", "seat": 1, "cards": ["red-8", "purple-1", "purple-2"]}]
+    assert answers(a, 1, probes) == answers(b, 1, probes) == [(201, None), (201, None)]
+
+    kp = {"game": "karriere-poker", "seats": ["Anna", "Ben", "Cem", "Dora"]}
+    a, b = two_tables(client, kp)
+    for table, jokers in ((a, ["J", "J"]), (b, [])):
+        table.log({"type": "deal", "dealer": 3})
+        table.log({"type": "hand", "seat": 0, "cards": [*jokers, *[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13][: 13 - len(jokers)]]}, table.seats[0])
+    probes = [{"type": "hand", "seat": 1, "cards": ["J", "J", *range(1, 12)]}]  # with Anna's two jokers, more than the deck has
+    assert answers(a, 1, probes) == answers(b, 1, probes) == [(201, None)]
+    # Left standing, the host sees the clash at once, with the reason; Ben does not.
+    a.log(probes[0], a.seats[1])
+    assert client.get(f"/api/games/{a.id}", headers=bearer(a.seats[1])).json["clashes"] == []
+    clashes = client.get(f"/api/games/{a.id}", headers=bearer(a.host)).json["clashes"]
+    assert clashes and clashes[0]["rule"] == "kp.hand.deal" and "the deck has only two jokers" in clashes[0]["message"]
+
+
+def test_an_auction_of_a_card_in_a_recorded_hand_is_a_clash_for_that_seat_and_the_host_only(twins_app: Flask) -> None:
+    client = twins_app.test_client()
+    table = Table(client, {"game": "senators", "seats": ["Anna", "Ben", "Cem"]}, claim=(0, 1, 2))
+    table.log({"type": "hand", "seat": 1, "cards": ["red-7", "blue-1", "green-2"]}, table.seats[1])
+    table.log({"type": "event", "kind": "other"})
+    assert table.log({"type": "auction", "seat": 0, "cards": ["red-7"]}, table.seats[0]).json["violation"] is None
+    for reader, sees in ((table.host, True), (table.seats[1], True), (table.seats[0], False), (table.seats[2], False), (None, False)):
+        text = client.get(f"/api/games/{table.id}", headers=bearer(reader) if reader else {}).get_data(as_text=True)
+        assert ("sen.card.unknown" in text) == sees, reader
+        page_client = twins_app.test_client()
+        if reader:
+            page_client.set_cookie("referee_token", reader, path=f"/g/{table.id}")
+        assert ("sen.card.unknown" in page_client.get(f"/g/{table.id}").get_data(as_text=True)) == sees
+
+
+def test_an_ending_logged_by_a_seat_reveals_nothing_until_the_host_confirms(twins_app: Flask) -> None:
+    client = twins_app.test_client()
+    table = Table(client, {"game": "senators", "seats": ["Anna", "Ben", "Cem"]}, claim=(0, 1, 2))
+    table.log({"type": "hand", "seat": 0, "cards": ["red-7", "blue-1", "green-2"]}, table.seats[0])
+    for turn in range(4):  # four wars, each turn with a blackmail: the 4th war ends the game
+        assert table.log({"type": "event", "kind": "war"}, table.seats[1]).json["violation"] is None
+        if turn < 3:
+            table.log({"type": "blackmail", "seat": turn % 3}, table.seats[turn % 3])
+    spectator = client.get(f"/api/games/{table.id}").json
+    assert spectator["finished"] and not spectator["revealed"]
+    assert spectator["ranking"] is None and spectator["result"] is None and "money" not in spectator["view"]
+    page = twins_app.test_client().get(f"/g/{table.id}").get_data(as_text=True)
+    assert "Game over? The host confirms the end" in page and "red-7" not in page
+    assert twins_app.test_client().get(f"/g/{table.id}/history?at={spectator['seq']}").get_data(as_text=True).count("red-7") == 0
+    # Ben voids the war: the game goes on, and nothing was ever revealed.
+    last = spectator["seq"]
+    table.log({"type": "void", "target": last, "reason": "it was a plague"}, table.seats[1])
+    assert "red-7" not in client.get(f"/api/games/{table.id}").get_data(as_text=True)
+    assert client.post(f"/api/games/{table.id}/reveal", headers=bearer(table.host)).status_code == 409  # not over
+    assert client.post(f"/api/games/{table.id}/reveal", headers=bearer(table.seats[0])).status_code == 403
+    # The 4th war again; the host confirms: every secret is shown, for good.
+    table.log({"type": "event", "kind": "war"}, table.seats[1])
+    revealed = client.post(f"/api/games/{table.id}/reveal", headers=bearer(table.host))
+    assert revealed.status_code == 200
+    assert "red-7" in client.get(f"/api/games/{table.id}").get_data(as_text=True)
+    table.log({"type": "void", "target": revealed.json["revealed_at"], "reason": "oops"})
+    after_void = client.get(f"/api/games/{table.id}").json
+    assert not after_void["finished"] and after_void["revealed"] and "red-7" in json.dumps(after_void["view"]) + json.dumps(client.get(f"/api/games/{table.id}/events").json)
+
+
+def test_history_shows_each_step_as_the_viewer_saw_it_then(twins_app: Flask) -> None:
+    client = twins_app.test_client()
+    table = Table(client, {"game": "ftw", "seats": ["Anna", "Ben", "Cem"]}, claim=(0, 1, 2))
+    table.log({"type": "hand", "seat": 0, "cards": list(range(1, 13))}, table.seats[0])
+    table.log({"type": "high", "seat": 0, "card": 12}, table.seats[0])
+    table.log({"type": "end", "reason": "time"})  # the host ends it over the API: no reveal yet
+    table.log({"type": "void", "target": 3, "reason": "not yet"})
+    spectator = twins_app.test_client()
+    for at in range(0, 5):
+        assert "[1, 2, 3" not in spectator.get(f"/g/{table.id}/history?at={at}").get_data(as_text=True)
+        assert "Anna&#39;s hand" not in spectator.get(f"/g/{table.id}/history?at={at}").get_data(as_text=True)
+    assert "withheld" in json.dumps(client.get(f"/api/games/{table.id}/events").json["events"][0])
+
+
+def test_a_crafted_snapshot_never_runs_and_an_edited_one_is_never_used(tmp_path: Path) -> None:
+    import pickle
+    import sqlite3
+
+    from referee.cli import main as cli
+    from referee.record import read_record
+    from referee.store import Store
+    from referee.tables import FINGERPRINT, Tables
+    from click.testing import CliRunner
+
+    path = tmp_path / "referee.sqlite3"
+    record = read_record((Path(__file__).resolve().parent.parent / "events" / "karriere-poker-8-players.jsonl").read_text(encoding="utf-8"))
+    tables = Tables(Store(path), snapshot_every=50)
+    game_id = tables.import_record(record)
+    honest = tables.fold(game_id)
+    assert Store(path).snapshots(), "snapshots are kept"
+    assert CliRunner().invoke(cli, ["verify", "--db", str(path)]).exit_code == 0
+
+    class Boom:
+        def __reduce__(self) -> Any:
+            return (Path(tmp_path / "pwned").write_text, ("ran",))
+
+    with sqlite3.connect(path) as db:  # whoever can write the file plants a pickle, then edits a sealed fold
+        seq = db.execute("SELECT MAX(seq) FROM snapshots").fetchone()[0]
+        db.execute("UPDATE snapshots SET fold = ? WHERE seq = ?", [pickle.dumps(Boom()), seq])
+        first = db.execute("SELECT MIN(seq) FROM snapshots").fetchone()[0]
+        blob = db.execute("SELECT fold FROM snapshots WHERE seq = ?", [first]).fetchone()[0]
+        edited = blob[:32] + blob[32:].replace(b'"top_value":6', b'"top_value":9', 1)  # a changed fold, the old seal
+        assert edited != blob
+        db.execute("UPDATE snapshots SET fold = ? WHERE seq = ?", [edited, first])
+    verified = CliRunner().invoke(cli, ["verify", "--db", str(path)])
+    assert verified.exit_code == 1
+    for broken in (seq, first):
+        assert f"game {game_id} seq {broken}: the snapshot fails its seal" in verified.output
+    cold = Tables(Store(path), snapshot_every=50).fold(game_id)  # neither is used: the game is replayed from its log
+    assert not (tmp_path / "pwned").exists()
+    assert cold.state == honest.state and cold.violations == honest.violations
+    # The replay kept fresh, sealed snapshots in their place.
+    assert CliRunner().invoke(cli, ["verify", "--db", str(path)]).exit_code == 0
+    assert FINGERPRINT in {row[3] for row in Store(path).snapshots()}
+
+
+def test_a_join_code_that_is_not_text_is_a_400_and_counts_as_a_wrong_try(tmp_path: Path) -> None:
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "j.sqlite3"), "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False, "JOIN_RATE_LIMIT": "2 per minute"})
+    client = app.test_client()
+    body = b'{"code": "\\ud800AB"}'
+    assert client.post("/api/join", data=body, content_type="application/json").status_code == 400
+    assert client.post("/api/join", data=body, content_type="application/json").status_code == 400
+    assert client.post("/api/join", json={"code": "ABCDEF"}).status_code == 429  # both tries counted
+
+
+def test_the_language_switch_goes_back_only_to_this_sites_own_paths(client: FlaskClient) -> None:
+    for referrer in ("http://localhost//evil.example/x", "http://localhost/\\evil.example", "http://evil.example/g/1", "javascript:alert(1)"):
+        answer = client.get("/lang/de", headers={"Referer": referrer})
+        assert answer.status_code == 302 and answer.headers["Location"] == "/", referrer
+    assert client.get("/lang/de", headers={"Referer": "http://localhost/rules/ftw?rule=ftw.turn"}).headers["Location"] == "/rules/ftw?rule=ftw.turn"
+
+
+def test_the_home_page_lists_only_this_browsers_games(client: FlaskClient, app: Flask) -> None:
+    mine = client.post("/new", data={"game": "ftw", "seats": "Anna\nBen\nCem"})
+    assert mine.status_code == 302
+    other = app.test_client()
+    theirs = Table(other, {"game": "senators", "seats": ["Xaver", "Yvonne", "Zoe"], "title": "Zoe's secret night"}, claim=())
+    assert "Anna, Ben, Cem" in client.get("/").get_data(as_text=True)
+    home = other.get("/").get_data(as_text=True)
+    assert "Zoe" not in home and "Anna" not in home and theirs.id not in home
+
+
+def test_verify_names_a_missing_head_and_says_which_receipt_matched(tmp_path: Path) -> None:
+    import sqlite3
+
+    from click.testing import CliRunner
+
+    from referee.cli import main as cli
+    from referee.store import Store
+
+    path = tmp_path / "referee.sqlite3"
+    store = Store(path)
+    game_id = one_ftw_game(store)
+    seq, head = store.head(game_id)
+    matched = CliRunner().invoke(cli, ["verify", "--db", str(path), "--head", f"{game_id}:{head}"])
+    assert matched.exit_code == 0 and f"receipt matched: game {game_id} seq {seq} {head}" in matched.output
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE games SET head_seq = NULL")
+    broken = CliRunner().invoke(cli, ["verify", "--db", str(path), "--head", f"{game_id}:{head}"])
+    assert broken.exit_code == 1 and f"game {game_id}: its head is missing" in broken.output
+    assert "Traceback" not in broken.output
+
+
+def one_ftw_game(store: Any) -> str:
+    from referee.record import parse_header
+
+    game_id: str = store.create_game(parse_header({"format": "table-record/1", "game": "ftw", "seats": ["A", "B"], "options": {}}, None))
+    store.append(game_id, {"type": "high", "seat": 0, "card": 3})
+    return game_id
+
+
+def test_every_phone_is_a_witness_the_witness_chain_changes_when_the_log_is_rewritten(tmp_path: Path) -> None:
+    import sqlite3
+
+    from referee.store import Store, chain_hash
+    from referee.tables import Tables
+
+    path = tmp_path / "referee.sqlite3"
+    tables = Tables(Store(path))
+    game_id = one_ftw_game(tables.store)
+    tables.append(game_id, {"type": "high", "seat": 1, "card": 5})
+    kept = tables.witness(game_id, 2)
+    with sqlite3.connect(path) as db:  # a consistent rewrite of the whole chain: verify cannot tell
+        db.execute("DROP TRIGGER events_append_only_update")
+        root = db.execute("SELECT hash FROM games").fetchone()[0]
+        line1 = '{"seq":1,"type":"high","seat":0,"card":4}'
+        line2 = db.execute("SELECT body FROM events WHERE seq = 2").fetchone()[0]
+        h1 = chain_hash(root, line1)
+        h2 = chain_hash(h1, line2)
+        db.execute("UPDATE events SET body = ?, hash = ? WHERE seq = 1", [line1, h1])
+        db.execute("UPDATE events SET hash = ? WHERE seq = 2", [h2])
+        db.execute("UPDATE games SET head_hash = ?", [h2])
+    assert Store(path).verify() == []
+    assert tables.witness(game_id, 2) != kept  # the phone that kept the witness of event 2 sees it
+    assert Tables(Store(path)).witness(game_id, 2) != kept

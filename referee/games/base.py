@@ -135,6 +135,7 @@ class Game(Generic[S]):
     private_events: ClassVar[frozenset[str]] = frozenset()  # shown only to their seat until the end
     result_is_private: ClassVar[bool] = False  # the score table reveals private holdings
     host_events: ClassVar[frozenset[str]] = frozenset()  # the table's book-keeping: logged by the host
+    revealed_view: ClassVar[frozenset[str]] = frozenset()  # view keys shown to others only once the host reveals
 
     def sharing(self, state: S, seat: int) -> frozenset[int]:
         """The seats that may see `seat`'s private information (its team, where a game has

@@ -236,6 +236,7 @@ class LadiesAndGentlemen(Game[State]):
     options = Options
     private_events = frozenset({"income"})
     host_events = frozenset({"ball"})
+    revealed_view = frozenset({"money"})  # everyone's money at the end: shown once the host reveals
 
     def handlers(self) -> Mapping[str, Any]:
         return {

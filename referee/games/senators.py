@@ -281,6 +281,7 @@ class Senators(Game[State]):
     options = Options
     private_events = frozenset({"hand"})
     host_events = frozenset({"adjust"})
+    revealed_view = frozenset({"money"})  # everyone's money at the end: shown once the host reveals
 
     def handlers(self) -> Mapping[str, Any]:
         return {

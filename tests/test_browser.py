@@ -402,7 +402,9 @@ def test_the_turn_bar_is_in_sight_without_scrolling(server: str, browser: Browse
     expect(ben).not_to_have_title("▶ Your turn · Karriere Poker · Table Referee")
 
     # The host logs two 8s for Cem over Anna's single 7: flagged; the host's bar shows the
-    # flag with its Void, in sight, and one tap (and a confirmation) withdraws it.
+    # flag with its Void, in sight, and one tap (and a confirmation) withdraws it. (First the
+    # host's phone shows Ben's pass: its form then names Cem.)
+    expect(host.locator(".turnbar")).to_contain_text("Log for Cem", timeout=3000)
     host.select_option("#count", "2")
     host.locator("button[name=pick][value='8']").click()
     bar = host.locator(".turnbar")

@@ -18,6 +18,7 @@ pytestmark = pytest.mark.browser
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 PHONE = {"width": 360, "height": 640}
+SERVER_DB: list[Path] = []  # the server's SQLite file, for tests that play the one who edits it
 
 
 def free_port() -> int:
@@ -49,6 +50,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         process.kill()
         process.wait()
         raise RuntimeError(f"server did not start: {log.read_text(errors='replace')}")
+    SERVER_DB.append(folder / "browser.sqlite3")
     yield f"http://127.0.0.1:{port}"
     process.kill()
     process.wait()
@@ -459,3 +461,93 @@ def test_a_screenshot_of_every_page_in_english_and_german(server: str, browser: 
             assert page.locator("html").get_attribute("lang") == language
             name = url.strip("/").replace("/", "-").replace("?", "-").replace("=", "-").replace(imported[sample], sample) or "home"
             shot(page, f"page-{name}-{language}")
+
+
+def api(server: str, path: str, token: str, body: dict[str, Any] | None = None) -> Any:
+    import json
+    import urllib.request
+
+    request = urllib.request.Request(f"{server}{path}", data=None if body is None else json.dumps(body).encode(),
+                                     headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(request) as answer:
+        return json.loads(answer.read())
+
+
+def token_of(page: Page) -> str:
+    return next(c["value"] for c in page.context.cookies() if c["name"] == "referee_token")
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_secrets_wait_for_the_hosts_reveal_and_a_phone_warns_of_a_rewritten_log(server: str, browser: Browser, language: str) -> None:
+    import json
+    import sqlite3
+
+    from referee.record import canonical
+    from referee.store import chain_hash
+
+    host, phones = new_table(browser, server, "senators", ["Anna", "Ben", "Cem"], ("Anna", "Ben"))
+    anna, ben = phones["Anna"], phones["Ben"]
+    for page in (host, anna, ben):
+        page.context.add_cookies([{"name": "lang", "value": language, "url": server}])
+    game_id = anna.url.rstrip("/").split("/g/")[1].split("/")[0]
+    anna_token = token_of(anna)
+    api(server, f"/api/games/{game_id}/events", anna_token, {"type": "hand", "seat": 0, "cards": ["red-7", "blue-1", "green-2"]})
+    ben_token = token_of(ben)
+    api(server, f"/api/games/{game_id}/events", ben_token, {"type": "event", "kind": "other"})
+    # Anna, the active player, auctions blue-1, a card of her own recorded hand: Ben's phone
+    # sees a plain auction; the host's phone sees the clash.
+    api(server, f"/api/games/{game_id}/events", anna_token, {"type": "auction", "seat": 0, "cards": ["blue-1"]})
+    host.goto(f"{server}/g/{game_id}")
+    expect(host.locator(".flag.clash")).to_contain_text("sen.card.unknown", timeout=3000)
+    shot(host, f"privacy-clash-{language}")
+    ben.goto(f"{server}/g/{game_id}")
+    expect(ben.locator("#table")).to_contain_text("blue-1")
+    expect(ben.locator(".flag.clash")).to_have_count(0)
+    assert "red-7" not in ben.locator("body").inner_text()
+    # Ben's bid, a war after each turn: the 4th war, logged by Ben's phone, ends the game.
+    api(server, f"/api/games/{game_id}/events", ben_token, {"type": "bid", "seat": 1, "bids": {}})
+    api(server, f"/api/games/{game_id}/events", token_of(host), {"type": "bid", "seat": 2, "bids": {}})
+    for _ in range(4):
+        api(server, f"/api/games/{game_id}/events", ben_token, {"type": "event", "kind": "war"})
+        state = api(server, f"/api/games/{game_id}", ben_token)
+        if not state["finished"]:
+            active = state["view"]["turn"]
+            api(server, f"/api/games/{game_id}/events", token_of(host), {"type": "blackmail", "seat": state["seats"].index(active)})
+    ben.goto(f"{server}/g/{game_id}")
+    waiting = "Game over? The host confirms the end" if language == "en" else "Spiel vorbei? Der Gastgeber bestätigt das Ende"
+    expect(ben.locator("#table")).to_contain_text(waiting)
+    assert "red-7" not in ben.locator("body").inner_text()
+    shot(ben, f"privacy-awaiting-reveal-{language}")
+    host.goto(f"{server}/g/{game_id}")
+    assert_phone_friendly(host)
+    shot(host, f"privacy-host-confirms-{language}")
+    host.once("dialog", lambda dialog: dialog.accept())
+    host.locator("form[action$='/reveal'] button").click()
+    ben.goto(f"{server}/g/{game_id}/history")
+    expect(ben.locator("main")).to_contain_text("red-7")
+    # Whoever can write the database rewrites the whole chain consistently: verify cannot
+    # tell, but Ben's phone kept the witness of the last event it saw.
+    ben.goto(f"{server}/g/{game_id}")
+    expect(ben.locator("#table")).to_be_visible()
+    ben.wait_for_timeout(300)  # the phone stores its witness
+    with sqlite3.connect(SERVER_DB[0]) as db:
+        db.execute("DROP TRIGGER IF EXISTS events_append_only_update")
+        root = db.execute("SELECT hash FROM games WHERE id = ?", [game_id]).fetchone()[0]
+        rows = db.execute("SELECT seq, body FROM events WHERE game = ? ORDER BY seq", [game_id]).fetchall()
+        previous = root
+        for seq, body in rows:
+            if seq == 2:
+                body = canonical({**json.loads(body), "name": "Plague"})
+            previous = chain_hash(previous, body)
+            db.execute("UPDATE events SET body = ?, hash = ? WHERE game = ? AND seq = ?", [body, previous, game_id, seq])
+        db.execute("UPDATE games SET head_hash = ? WHERE id = ?", [previous, game_id])
+        db.execute("DELETE FROM snapshots WHERE game = ?", [game_id])
+        db.executescript("CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;")
+    ben.reload()
+    warning = ben.locator("#witness-warning")
+    expect(warning).to_be_visible(timeout=3000)
+    expect(warning).to_contain_text(str(len(rows)))
+    assert in_sight(ben, "#witness-warning")
+    shot(ben, f"privacy-witness-warning-{language}")
+    warning.get_by_role("button").click()
+    expect(warning).to_be_hidden()

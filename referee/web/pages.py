@@ -139,7 +139,7 @@ def flag_sentence(game: str, flag: dict[str, Any]) -> Markup:
 
 
 def end_sentence(fold: Fold, sight: Sight) -> Markup:
-    """Why the game is over. A reason the host typed (`end`) is shown as typed; the games
+    """"Game over" and why. A reason the host typed (`end`) is shown as typed; the games
     word their own ending in English, so in German the winners lead and that detail follows.
     Before the host has revealed the secrets of a game that has them, only that it awaits him."""
     outcome = fold.outcome
@@ -147,12 +147,13 @@ def end_sentence(fold: Fold, sight: Sight) -> Markup:
         return Markup("")
     if result_hidden(fold, sight) and fold.game.private_events:
         return Markup.escape(gettext("Game over? The host confirms the end; then every secret is shown."))
+    over = gettext("Game over")
     if get_locale().language == "en" or outcome.termination is Termination.TABLE_END:
-        return Markup.escape(outcome.reason)
+        return Markup("{}: {}").format(over, outcome.reason)
     ranking = fold.result(sight).ranking
     first = ranking[0] if ranking else []
     lead = ngettext("%(names)s wins.", "%(names)s win.", len(first), names=" & ".join(first)) if first else ""
-    return Markup('{} <small class="muted" lang="en">({})</small>').format(lead, outcome.reason)
+    return Markup('{}: {} <small class="muted" lang="en">({})</small>').format(over, lead, outcome.reason)
 
 
 # --- who is at this phone --------------------------------------------------------------------

@@ -10,7 +10,9 @@ from typing import Any
 
 import click
 
+from .games import game_names
 from .record import RecordError, read_record, write_record
+from .reference import reference, write_docs
 from .replay import Fold, report
 from .replay import replay as replay_record
 from .store import Store, UnknownGame
@@ -59,7 +61,7 @@ def main() -> None:
 
 @main.command()
 @click.argument("file")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (the DESIGN.md contract).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (docs/record-format.md, section 'replay --json').")
 @click.option("--upto", type=click.IntRange(min=0), help="Replay only the events up to this seq.")
 def replay(file: str, as_json: bool, upto: int | None) -> None:
     """Replay a table record offline and report flags, voids and the result.
@@ -181,6 +183,22 @@ def games(db_path: str) -> None:
     for row in Store(db_path).games():
         players = ", ".join(row["header"]["seats"])
         click.echo(f"{row['id']}  {row['game']:<22} {row['events']:>5} events  {row['created_at']}  {players}")
+
+
+@main.command()
+@click.argument("game", type=click.Choice(game_names()))
+@click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True, help="The language of the rule sentences.")
+def rules(game: str, lang: str) -> None:
+    """Print a game's reference: its options, events, every rule id and when it is broken, scoring."""
+    click.echo(reference(game, lang), nl=False)
+
+
+@main.command()
+@click.argument("folder", type=click.Path(file_okay=False), default="docs")
+def docs(folder: str) -> None:
+    """Rewrite the generated reference pages of docs/ from the game modules (for maintainers)."""
+    for path in write_docs(Path(folder)):
+        click.echo(path)
 
 
 @main.command()

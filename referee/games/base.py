@@ -130,6 +130,7 @@ class Game(Generic[S]):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     rules: ClassVar[dict[str, str]]  # rule id -> when it is broken, in spec order
+    scoring: ClassVar[str]  # how the game is won and scored, for its reference page
     events: ClassVar[dict[str, dict[str, fields.Field[Any]]]]  # type -> fields, in record order
     options: ClassVar[type[Schema]]
     private_events: ClassVar[frozenset[str]] = frozenset()  # shown only to their seat until the end

@@ -1,6 +1,6 @@
 """Employee of the Month (`employee-of-the-month`): auctions over a shared row of favours.
 
-Spec: shared/rules/employee-of-the-month.md. Decisions where the spec is silent:
+Reference: docs/games/ (made from this module). Decisions where the rules are silent:
 - Card notation is a format question, card values a rule question: "colleague-11" is a
   well-formed card and flagged `eotm.card.range`; "colleague-x" is a format error.
 - An auction is "running" from its first bid or pass; a `reveal` then, or a second one
@@ -76,8 +76,9 @@ def distrust(**kwargs: Any) -> fields.Integer:
 
 
 class Options(Schema):
-    first = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0))
-    fewest_needs_one = fields.Boolean(load_default=True)
+    first = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0),
+                           metadata={"description": "the seat holding the first-bid card at the start"})
+    fewest_needs_one = fields.Boolean(load_default=True, metadata={"description": "a player with no favours of a type cannot be fewest for it"})
 
 
 @dataclass(frozen=True)
@@ -124,6 +125,13 @@ class EmployeeOfTheMonth(Game[State]):
     name = "employee-of-the-month"
     title = "Employee of the Month"
     min_players = 2
+    scoring = (
+        "Per player: plus points, popularity, distrust, and per favour type (colleague, boss) the sum of the "
+        "values won. Per type, the fewest (with `fewest_needs_one`: among those holding one) add their "
+        "popularity and the most (a total of at least 1) subtract their distrust; ties all score, and one player "
+        "may score both. Score = plus + what the majority table gives. Highest wins; ties share. `result`: the "
+        "majority table and every auction."
+    )
     max_players = 6
     rules = {
         "eotm.start": "a second start, a start without 7 row cards, or any other event before start",

@@ -1,6 +1,6 @@
 """FTW?! (`ftw`): a shedding game with a shared climbing pile and helper cards.
 
-Spec: shared/rules/ftw.md. Decisions where the spec is silent:
+Reference: docs/games/ (made from this module). Decisions where the rules are silent:
 - Where each card is, this round, is tracked as a public place: on the pile, in a seat's
   helper row, out of the game, in a seat's hand (taken with `low`), or revealed by a
   seat. `ftw.card.seen` fires for a card whose known place is not the acting seat's
@@ -59,7 +59,7 @@ def card_list(**kwargs: Any) -> fields.List[int]:
 
 
 class Options(Schema):
-    first = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0))
+    first = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0), metadata={"description": "the seat that starts round 1"})
 
 
 @dataclass(frozen=True)
@@ -101,6 +101,11 @@ class Ftw(Game[State]):
     name = "ftw"
     title = "FTW?!"
     min_players = 2
+    scoring = (
+        "As many rounds as players. When a round ends every seat reveals its hand and scores its highest card "
+        "minus the sum of its other cards, at least 0. The most points after the last round wins; a tie shares "
+        "the win. `result`: the round sheet and each round's starting player."
+    )
     max_players = 6
     rules = {
         "ftw.turn": "not this seat's turn, or an action during the reveal phase",

@@ -1,6 +1,6 @@
 """Karriere Poker (`karriere-poker`): a climbing game played as a match of several games.
 
-Spec: shared/rules/karriere-poker.md. Decisions where the spec is silent:
+Reference: docs/games/ (made from this module). Decisions where the rules are silent:
 - A `deal` while a game is still being played is flagged `kp.turn` (it is not the time
   for a deal); a `hand` before the game's deal is flagged `kp.deal.missing`.
 - From game 2 a `deal` may omit `dealer`: the Tellerwäscher deals by rule.
@@ -160,8 +160,10 @@ class EndOption(Schema):
 
 
 class Options(Schema):
-    positions = fields.List(fields.String(validate=validate.Length(min=1, max=40)))
-    end = fields.Nested(EndOption, load_default=lambda: {"kind": "open"})
+    positions = fields.List(fields.String(validate=validate.Length(min=1, max=40)),
+                            metadata={"description": "the position names, best first, one per player (default: Boss … Tellerwäscher, middle ones dropped)"})
+    end = fields.Nested(EndOption, load_default=lambda: {"kind": "open"},
+                        metadata={"description": 'how the match ends: {"kind": "games" | "boss-streak" | "dishwasher-streak", "count": N} or {"kind": "open"}'})
 
 
 @dataclass(frozen=True)
@@ -233,6 +235,13 @@ class KarrierePoker(Game[State]):
     name = "karriere-poker"
     title = "Karriere Poker"
     min_players = 4
+    scoring = (
+        "No points. Each game ranks the players by the order they went out: the first out is Boss, the next the "
+        "next position, the last one holding cards is Tellerwäscher. From game 2 the players sit by rank and "
+        "exchange cards (Boss and Tellerwäscher most). The match ends by the `end` option; its winner is the Boss "
+        "(of the last game, or of the streak). `ranking`: the positions of the last finished game; `result`: every "
+        "game's positions, Boss and Tellerwäscher counts, and the exchange for the next game."
+    )
     max_players = 8
     rules = {
         "kp.deal.dealer": "game 1: missing dealer; from game 2: the dealer is not the Tellerwäscher",

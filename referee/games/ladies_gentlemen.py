@@ -1,6 +1,6 @@
 """Ladies & Gentlemen with the courtesan and gossip (`ladies-and-gentlemen`).
 
-Spec: shared/rules/ladies-and-gentlemen.md. Teams of a lady and her gentleman, six days of
+Reference: docs/games/ (made from this module). Teams of a lady and her gentleman, six days of
 morning (outcome only), afternoon (shopping) and evening (bills), then the Ball. A team's
 money is secret to the team until the reveal; nothing else is. Decisions where the spec is
 silent:
@@ -71,9 +71,10 @@ def card_name(**kwargs: Any) -> fields.String:
 
 
 class Options(Schema):
-    teams = fields.List(fields.List(fields.Integer(strict=True), validate=validate.Length(equal=2)), validate=validate.Length(max=5))
-    courtesan = fields.Integer(strict=True, allow_none=True)
-    gossip = fields.Boolean(load_default=False)
+    teams = fields.List(fields.List(fields.Integer(strict=True), validate=validate.Length(equal=2)), validate=validate.Length(max=5),
+                        metadata={"description": "[lady seat, gentleman seat] pairs (default: the other seats in order, lady first)"})
+    courtesan = fields.Integer(strict=True, allow_none=True, metadata={"description": "the courtesan's seat, or null (default: the last seat when the count is odd)"})
+    gossip = fields.Boolean(load_default=False, metadata={"description": "play with the gossip cards"})
 
 
 def seat_roles(seats: int, options: Mapping[str, Any]) -> tuple[tuple[tuple[int, int], ...], int | None]:
@@ -198,6 +199,14 @@ class LadiesAndGentlemen(Game[State]):
     name = "ladies-and-gentlemen"
     title = "Ladies & Gentlemen"
     min_players = 4
+    scoring = (
+        "After six days the table enters each shopper's elegance at the Ball; each gossip card held costs 1. "
+        "Without the courtesan the most elegant lady's team wins (a tie: the richer gentleman). With her: "
+        "if she is the most elegant (ties favour her) she wins with the gentleman who gave her the finest gifts; "
+        "if she is the least elegant, scandal: the gentleman with the poorest gifts is excluded with his lady; "
+        "otherwise the most elegant lady's team wins. `scores`: elegance; `result`: money, gifts, the scandal, "
+        "the winners and why."
+    )
     max_players = 10
     rules = {
         "lg.role": "an action by a player whose role cannot do it",

@@ -1,6 +1,6 @@
 """Senators (`senators`): auctions, blackmail and cash-ins of resource cards for senators.
 
-Spec: shared/rules/senators.md. Decisions where the spec is silent:
+Reference: docs/games/ (made from this module). Decisions where the rules are silent:
 - What is secret: a recorded starting hand, until the reveal. Every other event is public,
   a sold set included (the spec counts its cards as publicly known). Money moves only by
   public events, so it is not a secret in the privacy model's sense: each phone shows only
@@ -132,13 +132,15 @@ def money_option(value: Any) -> None:
 
 
 class Options(Schema):
-    first = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0))
-    money = fields.List(fields.Raw(), validate=[validate.Length(min=3, max=5), money_option])
+    first = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0), metadata={"description": "the starting player"})
+    money = fields.List(fields.Raw(), validate=[validate.Length(min=3, max=5), money_option],
+                        metadata={"description": "start money per seat (default: 10 for the starting player, 3 more for each seat clockwise)"})
     colours = fields.List(fields.String(validate=validate.Regexp(r"^[a-z]{1,20}$")), load_default=lambda: list(COLOURS),
-                          validate=validate.Length(equal=6))
+                          validate=validate.Length(equal=6), metadata={"description": "the 6 colour names of the resource cards"})
     offices = fields.List(fields.String(validate=validate.OneOf(OFFICES)), load_default=lambda: list(OFFICES),
-                          validate=validate.Length(max=4))
-    consul_price = fields.Integer(strict=True, load_default=5, validate=validate.Range(min=1, max=10))
+                          validate=validate.Length(max=4), metadata={"description": "the office types in play"})
+    consul_price = fields.Integer(strict=True, load_default=5, validate=validate.Range(min=1, max=10),
+                                  metadata={"description": "what a senator costs once the consul is played"})
 
     @validates_schema
     def _distinct(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -236,6 +238,11 @@ class Senators(Game[State]):
     name = "senators"
     title = "Senators"
     min_players = 3
+    scoring = (
+        "The game ends at the 4th war or when only one player has senators. Most senators wins; a tie goes "
+        "to the richer; equal in both share. `scores`: senators; `result`: senators and money after every "
+        "turn, the wars, and at the end each player's money and cards."
+    )
     max_players = 5
     rules = {
         "sen.eliminated": "an eliminated player acts, or is the seat of an adjust",

@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from .games import game_names
-from .record import RecordError, read_record, write_record
+from .record import Record, RecordError, read_record, write_record
 from .reference import reference, write_docs
 from .replay import Fold, report
 from .replay import replay as replay_record
@@ -19,7 +19,9 @@ from .store import Store, UnknownGame
 from .tables import Tables
 
 DEFAULT_DB = Path("instance") / "referee.sqlite3"
-CONNECTION_LIMIT = 800  # phones with open connections, below the usual 1,024 open files
+# Every phone keeps a connection open; waitress' default limit of 100 would leave the 101st
+# phone (or an unrelated request) waiting in the backlog. Below the usual 1,024 open files.
+CONNECTION_LIMIT = 800
 
 
 def default_db() -> str:
@@ -49,6 +51,15 @@ def read_file(path: str) -> str:
         raise Unreadable(f"cannot read {path}: {reason}") from None
 
 
+def read_or_exit(file: str) -> Record:
+    """The record in `file`; a malformed one exits 2 naming the file and the line."""
+    try:
+        return read_record(read_file(file))
+    except RecordError as error:
+        click.echo(f"{file}: {error}", err=True)
+        sys.exit(2)
+
+
 @click.group()
 @click.version_option(package_name="table-referee")
 def main() -> None:
@@ -69,11 +80,7 @@ def replay(file: str, as_json: bool, upto: int | None) -> None:
     Exit status: 0 no standing violations (voided events do not count), 1 standing
     violations, 2 the record cannot be read or is malformed.
     """
-    try:
-        record = read_record(read_file(file))
-    except RecordError as error:
-        click.echo(f"{file}: {error}", err=True)
-        sys.exit(2)
+    record = read_or_exit(file)
     fold = replay_record(record.header, record.events, upto)
     shown = report(fold)
     if as_json:
@@ -117,11 +124,10 @@ def readable_report(fold: Fold, shown: dict[str, Any]) -> str:
 @db_option
 def import_(file: str, game_id: str | None, db_path: str) -> None:
     """Store a table record as a new game and print its id."""
+    record = read_or_exit(file)
     try:
-        record = read_record(read_file(file))
-        tables = Tables(Store(db_path))
-        click.echo(tables.import_record(record, game_id))
-    except RecordError as error:
+        click.echo(Tables(Store(db_path)).import_record(record, game_id))
+    except RecordError as error:  # the id is taken
         raise click.ClickException(f"{file}: {error}") from None
 
 
@@ -179,10 +185,16 @@ def verify(receipts: tuple[str, ...], db_path: str) -> None:
 @main.command()
 @db_option
 def games(db_path: str) -> None:
-    """List the stored games, newest first."""
-    for row in Store(db_path).games():
-        players = ", ".join(row["header"]["seats"])
-        click.echo(f"{row['id']}  {row['game']:<22} {row['events']:>5} events  {row['created_at']}  {players}")
+    """List the stored games, newest first: id, game, events, started, players."""
+    rows = [(row["id"], row["game"], str(row["events"]), row["created_at"], ", ".join(row["header"]["seats"])) for row in Store(db_path).games()]
+    if not rows:
+        click.echo("no games yet (referee import FILE, referee demo, or start one in the app)")
+        return
+    table = [("id", "game", "events", "started", "players"), *rows]
+    widths = [max(len(row[column]) for row in table) for column in range(4)]
+    for row in table:
+        cells = [row[0].ljust(widths[0]), row[1].ljust(widths[1]), row[2].rjust(widths[2]), row[3].ljust(widths[3]), row[4]]
+        click.echo("  ".join(cells))
 
 
 @main.command()
@@ -231,6 +243,11 @@ def serve(host: str, port: int, threads: int, db_path: str) -> None:
     waiting = max(1, threads - 8)  # long-polling phones never take the last 8 threads
     app = create_app({"DATABASE": os.path.abspath(db_path), "PUBLIC_URL": public,
                       "LONG_POLL_MAX_WAITING": waiting, "LONG_POLL_MAX_PER_GAME": max(1, waiting // 2)})
+    try:  # bind first: "Open …" is said only once the server really listens
+        server = waitress.create_server(app, host=host, port=port, threads=threads, ident="table-referee", connection_limit=CONNECTION_LIMIT)
+    except OSError as error:
+        raise click.ClickException(f"cannot listen on {host}:{port} ({error.strerror or error}): the port is taken; "
+                                   f"try another, e.g. referee serve --port {port + 1 if port < 65535 else 8000}") from None
     if host in ("0.0.0.0", "::"):
         if not addresses:
             click.echo(
@@ -245,9 +262,7 @@ def serve(host: str, port: int, threads: int, db_path: str) -> None:
             click.echo(qr_for_terminal(f"http://{addresses[0]}:{port}/"))
     else:
         click.echo(f"Open http://{host}:{port}/")
-    # Every phone keeps a connection open; waitress' default limit of 100 would leave the
-    # 101st phone (or an unrelated request) waiting in the backlog.
-    waitress.serve(app, host=host, port=port, threads=threads, ident="table-referee", connection_limit=CONNECTION_LIMIT)
+    server.run()
 
 
 def lan_addresses() -> list[str]:

@@ -326,7 +326,7 @@ def parse_event(header: Header, obj: Any, seq: int, line: int | None = None) -> 
         reason = f"seq: expected {seq}, found {data['seq']}"
         raise RecordError(reason, line, {"seq": [reason]})
     if event_type not in COMMON_EVENTS:
-        errors = header.rules.card_errors(header.loaded_options, data)
+        errors = header.rules.card_errors(header.initial_state, data)
         if errors:
             raise RecordError(flatten_errors(errors), line, errors)
     _valid_text(data, line)

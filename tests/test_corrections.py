@@ -138,13 +138,28 @@ def test_every_non_loopback_address_is_listed_default_route_first(monkeypatch: p
 def test_serve_on_all_interfaces_prints_the_lan_address_or_warns(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     import waitress
 
-    monkeypatch.setattr(waitress, "serve", lambda *a, **k: None)
+    class Listening:  # bound, as waitress.create_server leaves it; run() would serve forever
+        def run(self) -> None:
+            pass
+
+    monkeypatch.setattr(waitress, "create_server", lambda *a, **k: Listening())
     monkeypatch.setattr(cli, "lan_addresses", lambda: ["192.168.1.23"])
     code, output = run("serve", "--host", "0.0.0.0", "--port", "8123", "--db", str(tmp_path / "s.sqlite3"))
     assert code == 0 and "http://192.168.1.23:8123/" in output and "127.0.0.1" not in output
     monkeypatch.setattr(cli, "lan_addresses", lambda: [])
     output = CliRunner().invoke(main, ["serve", "--host", "0.0.0.0", "--db", str(tmp_path / "s.sqlite3")]).output
     assert "Warning: this machine has no address on a network" in output
+
+
+def test_a_busy_port_is_one_line_naming_it_and_nothing_says_open(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(main, ["serve", "--port", str(port), "--db", str(tmp_path / "s.sqlite3")])
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines() == [f"Error: cannot listen on 127.0.0.1:{port} (Address already in use): "
+                                                  f"the port is taken; try another, e.g. referee serve --port {port + 1}"]
 
 
 def test_help_names_the_db_option() -> None:
@@ -159,7 +174,7 @@ def test_demo_twice_stores_each_sample_once(tmp_path: Path) -> None:
     samples = len(list(EVENTS_DIR.glob("*.jsonl")))
     assert first.count("\n") == samples and "stored already" not in first
     assert second.count("stored already") == samples
-    assert len(run("games", "--db", db)[1].splitlines()) == samples
+    assert len(run("games", "--db", db)[1].splitlines()) == 1 + samples  # a header, then one line a game
 
 
 def test_history_strikes_through_a_withdrawn_flag_with_the_voids_reason(client: FlaskClient) -> None:

@@ -152,8 +152,9 @@ class Game(Generic[S]):
         whose state holds nothing private of anyone outside `seats` (the cheap case)."""
         return state
 
-    def card_errors(self, options: Mapping[str, Any], event: Event) -> dict[str, list[str]]:
-        """Format errors that depend on the header's options (a colour not in play); {} if none."""
+    def card_errors(self, start: S, event: Event) -> dict[str, list[str]]:
+        """Format errors that depend on the header (a colour not in play, a boutique no team
+        owns); `start` is the state before the first event. {} if none."""
         return {}
 
     @property

@@ -276,6 +276,13 @@ class LadiesAndGentlemen(Game[State]):
             gossip_own={s: gossip for s in shoppers}, gossip_received={s: 0 for s in shoppers},
         )
 
+    def card_errors(self, start: State, event: Event) -> dict[str, list[str]]:
+        """A boutique that no team owns is a format error, like a seat outside `seats`."""
+        boutique = event.get("boutique")
+        if boutique is None or boutique in self._boutiques(start):
+            return {}
+        return {"boutique": [f"{boutique!r} is not a boutique of this game (the boutiques: {', '.join(self._boutiques(start))})."]}
+
     def sharing(self, state: State, seat: int) -> frozenset[int]:
         """A team's money is the team's: the lady and the gentleman see it."""
         team = next((t for t in state.teams if seat in t), (seat,))
@@ -330,10 +337,8 @@ class LadiesAndGentlemen(Game[State]):
 
     def _window_checks(self, state: State, event: Event) -> Iterator[Violation]:
         yield from self._morning(state, "A window card")
-        boutique = event["boutique"]
-        if boutique not in self._boutiques(state):
-            yield Violation("lg.visit", f"There is no boutique {boutique}: the boutiques are {', '.join(self._boutiques(state))}.")
-        elif boutique in state.windows:
+        boutique = event["boutique"]  # one of the boutiques: the record checks it (card_errors)
+        if boutique in state.windows:
             yield Violation("lg.phase", f"{boutique} already has its window card today.")
         yield from self._card_free(state, event["card"]["name"])
 
@@ -361,8 +366,6 @@ class LadiesAndGentlemen(Game[State]):
             yield Violation("lg.phase", "The afternoon is over.")
         if seat in state.visits:
             yield Violation("lg.visit", f"{state.names[seat]} already visits {state.visits[seat]} today.")
-        if boutique not in self._boutiques(state):
-            yield Violation("lg.visit", f"There is no boutique {boutique}: the boutiques are {', '.join(self._boutiques(state))}.")
 
     def _shop_checks(self, state: State, event: Event) -> Iterator[Violation]:
         seat, boutique = event["seat"], event["boutique"]

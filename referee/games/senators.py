@@ -135,7 +135,8 @@ class Options(Schema):
     first = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0), metadata={"description": "the starting player"})
     money = fields.List(fields.Raw(), validate=[validate.Length(min=3, max=5), money_option],
                         metadata={"description": "start money per seat (default: 10 for the starting player, 3 more for each seat clockwise)"})
-    colours = fields.List(fields.String(validate=validate.Regexp(r"^[a-z]{1,20}$")), load_default=lambda: list(COLOURS),
+    colours = fields.List(fields.String(validate=validate.Regexp(r"^[^\s\-]{1,20}$", error="A colour is 1 to 20 letters without spaces or dashes.")),
+                          load_default=lambda: list(COLOURS),
                           validate=validate.Length(equal=6), metadata={"description": "the 6 colour names of the resource cards"})
     offices = fields.List(fields.String(validate=validate.OneOf(OFFICES)), load_default=lambda: list(OFFICES),
                           validate=validate.Length(max=4), metadata={"description": "the office types in play"})
@@ -146,6 +147,8 @@ class Options(Schema):
     def _distinct(self, data: dict[str, Any], **kwargs: Any) -> None:
         if len(set(data["colours"])) != 6:
             raise ValidationError("The 6 colours must differ.", "colours")
+        if "office" in data["colours"]:
+            raise ValidationError("'office' names the office cards: it cannot be a colour.", "colours")
         if len(set(data["offices"])) != len(data["offices"]):
             raise ValidationError("Each office type once.", "offices")
 
@@ -309,9 +312,9 @@ class Senators(Game[State]):
             "done": (self._casher_checks, self._done),
         }
 
-    def card_errors(self, options: Mapping[str, Any], event: Event) -> dict[str, list[str]]:
+    def card_errors(self, start: State, event: Event) -> dict[str, list[str]]:
         """Format errors the schema cannot see: card names against the header's colours."""
-        colours = options["colours"]
+        colours = start.colours
         names: list[tuple[str, str]] = []
         for key in ("card", "office"):
             if key in event:

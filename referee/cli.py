@@ -208,9 +208,16 @@ def rules(game: str, lang: str) -> None:
 @main.command()
 @click.argument("folder", type=click.Path(file_okay=False), default="docs")
 def docs(folder: str) -> None:
-    """Rewrite the generated reference pages of docs/ from the game modules (for maintainers)."""
+    """Rewrite the generated reference of docs/ (a page per game, the OpenAPI document) from the code (for maintainers)."""
     for path in write_docs(Path(folder)):
         click.echo(path)
+    from .web import create_app
+    from .web.api import openapi_document
+
+    with create_app({"DATABASE": ":memory:", "SECRET_KEY": "docs"}).app_context():
+        path = Path(folder) / "openapi.json"
+        path.write_text(json.dumps(openapi_document(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    click.echo(path)
 
 
 @main.command()

@@ -3,6 +3,7 @@ nothing a user reads points outside it."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -22,6 +23,11 @@ TOP = Path(__file__).resolve().parent.parent
 def test_the_committed_reference_page_is_the_one_the_game_module_makes(name: str) -> None:
     committed = (TOP / "docs" / "games" / f"{name}.md").read_text(encoding="utf-8")
     assert committed == reference(name), f"docs/games/{name}.md is stale: run `referee docs`"
+
+
+def test_the_committed_openapi_document_is_the_one_the_server_serves(client) -> None:  # type: ignore[no-untyped-def]
+    committed = json.loads((TOP / "docs" / "openapi.json").read_text(encoding="utf-8"))
+    assert committed == client.get("/api/openapi.json").json, "docs/openapi.json is stale: run `referee docs`"
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

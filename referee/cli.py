@@ -251,7 +251,10 @@ def serve(host: str, port: int, threads: int, db_path: str) -> None:
     app = create_app({"DATABASE": os.path.abspath(db_path), "PUBLIC_URL": public,
                       "LONG_POLL_MAX_WAITING": waiting, "LONG_POLL_MAX_PER_GAME": max(1, waiting // 2)})
     try:  # bind first: "Open …" is said only once the server really listens
-        server = waitress.create_server(app, host=host, port=port, threads=threads, ident="table-referee", connection_limit=CONNECTION_LIMIT)
+        # A look-ahead of one request lets waitress notice a phone that left while it waits
+        # for news (`waitress.client_disconnected`), so a ghost frees its place at once.
+        server = waitress.create_server(app, host=host, port=port, threads=threads, ident="table-referee",
+                                        connection_limit=CONNECTION_LIMIT, channel_request_lookahead=1)
     except OSError as error:
         raise click.ClickException(f"cannot listen on {host}:{port} ({error.strerror or error}): the port is taken; "
                                    f"try another, e.g. referee serve --port {port + 1 if port < 65535 else 8000}") from None

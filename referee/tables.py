@@ -29,7 +29,8 @@ import hmac
 import json
 import sys
 import threading
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -51,6 +52,7 @@ def rules_fingerprint() -> str:
 
 
 FINGERPRINT = rules_fingerprint()
+GONE_CHECK_SECONDS = 0.5  # how often a waiting phone is asked whether it is still there
 KEPT_FIELDS = [f.name for f in fields(Fold) if f.name not in ("header", "game")]  # those come from the store
 
 
@@ -304,17 +306,24 @@ class Tables:
             self._witnesses[game_id] = (chain_end, witnesses)
             return witnesses[seq] if 0 <= seq < len(witnesses) else None
 
-    def wait(self, game_id: str, after: int, timeout: float) -> bool:
-        """Block until the game has an event after `after` or `timeout` passes. False when
-        too many phones wait already: the caller answers now and asks to come back later."""
+    def wait(self, game_id: str, after: int, timeout: float, gone: Callable[[], bool] | None = None) -> bool:
+        """Block until the game has an event after `after` or `timeout` passes, or the phone
+        has left (`gone()`, asked every half second: waitress says so when a client closed
+        its connection). False when too many phones wait already: the caller answers now
+        and asks to come back later."""
         with self.store.lock:
             waiting = sum(self._waiting.values())
             if waiting >= self.max_waiting or self._waiting.get(game_id, 0) >= self.max_waiting_per_game:
                 return False
             news = self._news.setdefault(game_id, threading.Condition(self.store.lock))
             self._waiting[game_id] = self._waiting.get(game_id, 0) + 1
+            deadline = time.monotonic() + timeout
             try:
-                news.wait_for(lambda: self.store.last_seq(game_id) > after, timeout)
+                while self.store.last_seq(game_id) <= after:
+                    left = deadline - time.monotonic()
+                    if left <= 0 or (gone is not None and gone()):
+                        break
+                    news.wait(min(left, GONE_CHECK_SECONDS) if gone is not None else left)
             finally:
                 self._waiting[game_id] -= 1
                 if not self._waiting[game_id]:

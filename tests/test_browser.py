@@ -31,9 +31,9 @@ def free_port() -> int:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("browser")
     port = free_port()
-    # 64 threads: up to 56 phones may wait for news at once. A phone closed by an earlier
-    # test keeps its place until its wait times out (waitress does not tell the app that a
-    # client left), and a phone over the cap would see news only after its Retry-After.
+    # 64 threads: up to 56 phones may wait for news at once (a phone over the cap would see
+    # news only after its Retry-After). A phone closed by an earlier test frees its place
+    # within a second: waitress tells the app that its client left.
     command = [sys.executable, "-c", "from referee.cli import main; main()", "serve", "--port", str(port), "--threads", "64",
                "--db", str(folder / "browser.sqlite3")]
     log = folder / "server.log"  # a file, not a pipe nobody reads

@@ -304,7 +304,7 @@ def list_events(game_id: str) -> Response:
     after = min(request.args.get("after", 0, type=int), MAX_SEQ)
     wait = min(request.args.get("wait", 0, type=float), current_app.config["LONG_POLL_SECONDS"])
     tables = referee().tables
-    waited = tables.wait(game_id, after, wait) if wait > 0 else True
+    waited = tables.wait(game_id, after, wait, request.environ.get("waitress.client_disconnected")) if wait > 0 else True
     fold = tables.fold(game_id)
     sight = sight_of(game_id, fold, caller)
     events = [event_json(fold, event, sight) for event in tables.store.events(game_id, after=max(after, 0))]

@@ -378,7 +378,7 @@ def live(game_id: str) -> str:
     """Long-poll: answers with the table as soon as another phone logs, or after a while."""
     fold_of(game_id)
     after = seq_arg("after") or 0
-    waited = referee().tables.wait(game_id, after, current_app.config["LONG_POLL_SECONDS"])
+    waited = referee().tables.wait(game_id, after, current_app.config["LONG_POLL_SECONDS"], request.environ.get("waitress.client_disconnected"))
     fold = fold_of(game_id)
     context = {**table_context(game_id, fold, page_caller(game_id)), "live": True}
     if not waited:  # too many phones wait already: this one asks again later

@@ -551,3 +551,67 @@ def test_secrets_wait_for_the_hosts_reveal_and_a_phone_warns_of_a_rewritten_log(
     shot(ben, f"privacy-witness-warning-{language}")
     warning.get_by_role("button").click()
     expect(warning).to_be_hidden()
+
+
+WAKE_LOCK_SPY = """
+window.__wakeLocks = 0;
+Object.defineProperty(navigator, 'wakeLock', {configurable: true, value: {request: function (kind) {
+  window.__wakeLocks += 1; return Promise.resolve({release: function () { return Promise.resolve(); }});
+}}});
+"""
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_phone_that_goes_offline_says_so_and_catches_up_when_back(server: str, browser: Browser, language: str) -> None:
+    host, phones = new_table(browser, server, "ftw", ["Anna", "Ben", "Cem"], ("Ben",))
+    ben = phones["Ben"]
+    ben.context.add_cookies([{"name": "lang", "value": language, "url": server}])
+    ben.reload()
+    status = ben.locator("#live-status")
+    expect(status).to_be_hidden()
+    ben.context.set_offline(True)
+    expect(status).to_be_visible(timeout=3000)  # within 3 s of losing the server
+    expect(status).to_contain_text("Offline" if language == "en" else "Offline", timeout=3000)
+    shot(ben, f"live-offline-{language}")
+    game_id = ben.url.rstrip("/").split("/g/")[1].split("/")[0]
+    api(server, f"/api/games/{game_id}/events", token_of(host), {"type": "high", "seat": 0, "card": 17})  # meanwhile
+    ben.wait_for_timeout(1500)
+    ben.context.set_offline(False)
+    expect(status).to_be_hidden(timeout=20000)  # reconnected with backoff, no reload
+    expect(ben.locator("#table")).to_contain_text("17")
+
+
+def test_the_screen_is_kept_awake_at_the_table_and_the_choice_is_kept(server: str, browser: Browser) -> None:
+    host = phone(browser).new_page()
+    host.add_init_script(WAKE_LOCK_SPY)
+    host.goto(f"{server}/new?game=ftw")
+    host.fill("#seats", "Anna\nBen\nCem")
+    host.get_by_role("button", name="Start the game").click()
+    host.get_by_role("link", name="To the table").click()
+    expect(host.locator("#keep-awake")).to_be_checked()
+    host.wait_for_function("window.__wakeLocks >= 1")
+    host.locator("#keep-awake").uncheck()
+    host.reload()
+    expect(host.locator("#keep-awake")).not_to_be_checked()
+    assert host.evaluate("window.__wakeLocks") == 0  # off, and remembered
+    without = phone(browser).new_page()  # a browser without the API: nothing breaks
+    without.add_init_script("Object.defineProperty(navigator, 'wakeLock', {configurable: true, value: undefined});")
+    errors: list[str] = []
+    without.on("pageerror", lambda error: errors.append(str(error)))
+    without.goto(host.url)
+    expect(without.locator("#table")).to_be_visible()
+    assert errors == []
+
+
+def test_the_app_can_be_added_to_the_home_screen(server: str, browser: Browser) -> None:
+    page = phone(browser).new_page()
+    page.goto(server)
+    href = page.locator("link[rel=manifest]").get_attribute("href")
+    manifest = page.evaluate(f"fetch({href!r}).then(r => r.json())")
+    assert manifest["display"] == "standalone" and manifest["start_url"] == "/" and manifest["name"] == "Table Referee"
+    for icon in manifest["icons"]:
+        size = int(icon["sizes"].split("x")[0])
+        loaded = page.evaluate(f"new Promise(done => {{ const i = new Image(); i.onload = () => done([i.naturalWidth, i.naturalHeight]); i.src = {icon['src']!r}; }})")
+        assert loaded == [size, size]
+    assert {icon["sizes"] for icon in manifest["icons"]} == {"192x192", "512x512"}
+    expect(page.locator("main")).to_contain_text("Add to Home Screen")

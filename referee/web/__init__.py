@@ -162,6 +162,6 @@ def security_headers(response: Response) -> Response:
     headers.add("Content-Security-Policy", CSP)
     headers.add("X-Content-Type-Options", "nosniff")
     headers.add("Referrer-Policy", "same-origin")
-    if request.endpoint != "pages.htmx_script":
+    if request.endpoint not in ("pages.htmx_script", "pages.icon"):
         headers["Cache-Control"] = "no-store"
     return response

@@ -50,6 +50,7 @@ from ..store import Conflict, UnknownGame
 from ..tables import NotOver
 from . import record_download, referee, refusal, sight_of
 from .api import event_json
+from .icon import icon_png
 from .news import news
 from .notation import read_token
 
@@ -64,6 +65,7 @@ MY_GAMES_KEPT = 20
 HISTORY_PAGE = 100  # events per History page: a long game stays light on a phone
 MAX_FORM_CARDS = 64  # more than any game's hand: a bigger count is refused by the schema
 LANGUAGES = ("en", "de")
+ICON_SIZES = (192, 512)
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 
 
@@ -632,6 +634,29 @@ def own_path(url: str | None) -> str | None:
     if not back.path.startswith("/") or back.path.startswith(("//", "/\\")) or "\\" in back.path:
         return None
     return urlunsplit(("", "", back.path, back.query, ""))
+
+
+@bp.get("/manifest.webmanifest")
+def manifest() -> Response:
+    """The web app manifest: "Add to home screen" opens the app full screen, like an app."""
+    body = {
+        "name": "Table Referee", "short_name": "Referee", "start_url": url_for("pages.home"), "scope": "/",
+        "display": "standalone", "background_color": "#ffffff", "theme_color": "#0b5fff",
+        "description": gettext("Referee for card games at a real table"),
+        "icons": [{"src": url_for("pages.icon", size=size), "sizes": f"{size}x{size}", "type": "image/png", "purpose": "any"}
+                  for size in ICON_SIZES],
+    }
+    return Response(json.dumps(body, ensure_ascii=False), mimetype="application/manifest+json")
+
+
+@bp.get("/icon-<int:size>.png")
+def icon(size: int) -> Response:
+    """The app's icon (drawn by the app itself), 192 or 512 px."""
+    if size not in ICON_SIZES:
+        abort(404, "There is no icon of that size.")
+    response = Response(icon_png(size), mimetype="image/png")
+    response.cache_control.max_age = 86400
+    return response
 
 
 @bp.get("/static/htmx.min.js")

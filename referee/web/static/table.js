@@ -112,4 +112,71 @@
   }
   document.addEventListener("DOMContentLoaded", witness);
   document.addEventListener("htmx:afterSwap", witness);
+
+  // The phone knows when it is not live: a live update that fails (the server gone, the
+  // Wi-Fi gone, a request cut off) shows "Reconnecting…" with the age of the last update,
+  // and asks again with a growing pause (1, 2, 4 … 15 s); the next answer brings the table
+  // as it is now, with everything missed, and the status goes away.
+  var lastUpdate = Date.now(), pause = 1000, ticking = null, again = null;
+  function liveStatus(show, text) {
+    var status = document.getElementById("live-status");
+    if (!status) return;
+    status.hidden = !show;
+    if (show) status.textContent = text;
+  }
+  function reconnecting() {
+    var status = document.getElementById("live-status");
+    if (!status) return;
+    var seconds = Math.round((Date.now() - lastUpdate) / 1000);
+    var text = navigator.onLine === false ? status.dataset.offline : status.dataset.reconnecting;
+    liveStatus(true, text + " · " + status.dataset.since.replace("{seconds}", seconds));
+    if (!ticking) ticking = setInterval(reconnecting, 1000);
+  }
+  function retryLater() {
+    reconnecting();
+    clearTimeout(again);
+    again = setTimeout(function () {
+      var table = document.getElementById("table");
+      if (table && window.htmx) window.htmx.trigger(table, "retry");
+    }, pause);
+    pause = Math.min(pause * 2, 15000);
+  }
+  function live() {
+    lastUpdate = Date.now();
+    pause = 1000;
+    clearInterval(ticking);
+    ticking = null;
+    liveStatus(false);
+  }
+  ["htmx:sendError", "htmx:responseError", "htmx:timeout"].forEach(function (name) {
+    document.addEventListener(name, function (event) {
+      if (event.detail && event.detail.elt && event.detail.elt.id === "table") retryLater();
+    });
+  });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (event.detail && event.detail.target && (event.detail.target.id === "table" || event.detail.elt.id === "table")) live();
+  });
+  window.addEventListener("offline", reconnecting);
+  window.addEventListener("online", function () { pause = 1000; retryLater(); });
+
+  // The screen stays on at the table (Screen Wake Lock API), asked again whenever the page
+  // comes back into view; a box turns it off, and the choice is kept. Nothing breaks where
+  // the API is missing or says no.
+  var awake = null;
+  function keepAwake() {
+    var box = document.getElementById("keep-awake");
+    if (!box || !box.checked || !navigator.wakeLock || document.visibilityState !== "visible") return;
+    navigator.wakeLock.request("screen").then(function (lock) { awake = lock; }).catch(function () { awake = null; });
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    var box = document.getElementById("keep-awake");
+    if (!box) return;
+    try { box.checked = window.localStorage.getItem("table-referee:keep-awake") !== "off"; } catch (e) { /* private mode */ }
+    box.addEventListener("change", function () {
+      try { window.localStorage.setItem("table-referee:keep-awake", box.checked ? "on" : "off"); } catch (e) { /* private mode */ }
+      if (box.checked) keepAwake(); else if (awake) { awake.release(); awake = null; }
+    });
+    keepAwake();
+  });
+  document.addEventListener("visibilitychange", keepAwake);
 })();

@@ -328,13 +328,115 @@ def one_connection(folder: Path, threads: int, rounds: int = 5, moves: int = 200
             process.wait()
 
 
+class ClubPhones:
+    """`count` phones, each parked on the long-poll of its table (one in five per table),
+    noting when each event reaches it and every "come back later" (Retry-After)."""
+
+    def __init__(self, port: int, games: list[str], count: int) -> None:
+        self.port, self.stop = port, threading.Event()
+        self.received: dict[tuple[str, int], list[float]] = {}
+        self.told_to_wait, self.lock = 0, threading.Lock()
+        self.threads = [threading.Thread(target=self._poll, args=(games[i % len(games)],), daemon=True) for i in range(count)]
+
+    def start(self) -> None:
+        for thread in self.threads:
+            thread.start()
+
+    def finish(self) -> None:
+        self.stop.set()
+        for thread in self.threads:
+            thread.join(25)
+
+    def _poll(self, game: str) -> None:
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=40)
+        after = 0
+        while not self.stop.is_set():
+            try:
+                connection.request("GET", f"/api/games/{game}/events?after={after}&wait=20")
+                response = connection.getresponse()
+                answer = json.loads(response.read())
+            except (OSError, http.client.HTTPException):
+                connection.close()
+                connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=40)
+                continue
+            now = time.monotonic()
+            with self.lock:
+                for event in answer["events"]:
+                    self.received.setdefault((game, event["seq"]), []).append(now)
+                if response.getheader("Retry-After"):
+                    self.told_to_wait += 1
+            after = answer["seq"]
+            if response.getheader("Retry-After"):
+                self.stop.wait(float(response.getheader("Retry-After") or 1))
+        connection.close()
+
+
+def club_moves(port: int, tables: list[tuple[str, str, list[dict[str, Any]]]], moves: int, pace: float) -> tuple[dict[tuple[str, int], float], list[float]]:
+    """`moves` moves at every table, round the tables, one every `pace` seconds: when each
+    was acknowledged, and each move's latency."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    acknowledged: dict[tuple[str, int], float] = {}
+    latencies = []
+    for move in range(moves):
+        for game, token, events in tables:
+            started = time.monotonic()
+            connection.request("POST", f"/api/games/{game}/events", json.dumps(events[move]),
+                               {"Content-Type": "application/json", "Authorization": f"Bearer {token}"})
+            answer = json.loads(connection.getresponse().read())
+            done = time.monotonic()
+            acknowledged[(game, answer["seq"])] = done
+            latencies.append(done - started)
+            time.sleep(max(0.0, pace - (done - started)))
+    connection.close()
+    return acknowledged, latencies
+
+
+def club_night(folder: Path, made: list[tuple[dict[str, Any], list[dict[str, Any]]]], phones: int, threads: int, moves: int = 5) -> None:
+    """A club night: `phones` phones waiting on phones/5 tables while moves are logged at
+    every table, against the same moves with no phone waiting."""
+    count = max(1, phones // 5)
+    pace = 0.02
+    print(f"club night: {phones} phones on {count} tables, {moves} moves a table, a move every {pace * 1000:.0f} ms, waitress threads {threads}")
+    results = {}
+    for waiting in (0, phones):
+        db, port = folder / f"club-{waiting}.sqlite3", free_port()
+        server = start_referee(db, port, threads)
+        tables = create_tables(port, made[:count])
+        club = ClubPhones(port, [game for game, _, _ in tables], waiting)
+        club.start()
+        time.sleep(2 + waiting / 100)  # every phone is parked
+        acknowledged, latencies = club_moves(port, tables, moves, pace)
+        time.sleep(3)
+        club.finish()
+        server.kill()
+        server.wait()
+        results[waiting] = latencies
+        if waiting:
+            delays = [max(0.0, got - acknowledged[key]) for key, times in club.received.items() if key in acknowledged for got in times]
+            expected = len(acknowledged) * (phones // count)
+            missed = expected - len(delays)
+            print(f"  delivery to each waiting phone: p50 {percentile(delays, 0.5):.0f} ms, p95 {percentile(delays, 0.95):.0f} ms, "
+                  f"max {max(delays) * 1000:.0f} ms (target p95 <= 500 ms); {missed} of {expected} deliveries missed; "
+                  f"{club.told_to_wait} told to come back later")
+    alone, busy = results[0], results[phones]
+    print(f"  moves with no phone waiting: p50 {percentile(alone, 0.5):.1f} ms, p99 {percentile(alone, 0.99):.1f} ms; "
+          f"with {phones} phones waiting: p50 {percentile(busy, 0.5):.1f} ms, p99 {percentile(busy, 0.99):.1f} ms (target <= 50 ms); "
+          f"p99 ratio {percentile(busy, 0.99) / percentile(alone, 0.99):.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--threads", type=int, default=32, help="waitress threads for both servers (serve's default)")
+    parser.add_argument("--threads", type=int, default=400, help="waitress threads for both servers (serve's default)")
     parser.add_argument("--phones-only", action="store_true", help="only the run with 200 waiting phones")
     parser.add_argument("--one-connection", action="store_true", help="only a move at one connection against the bare endpoint")
+    parser.add_argument("--club", type=int, nargs="?", const=300, metavar="PHONES",
+                        help="only the club night: PHONES (default 300) waiting on PHONES/5 tables while moves are logged")
     arguments = parser.parse_args()
     threads, everything = arguments.threads, not arguments.phones_only
+    if arguments.club:
+        with tempfile.TemporaryDirectory() as name:
+            club_night(Path(name), games(), arguments.club, threads)
+        return
     if arguments.one_connection:
         with tempfile.TemporaryDirectory() as name:
             one_connection(Path(name), threads)

@@ -235,8 +235,8 @@ def samples(folder: str) -> None:
 @click.option("--host", default="127.0.0.1", show_default=True, help="0.0.0.0 lets phones on your network join.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
 @click.option(
-    "--threads", default=32, show_default=True, type=click.IntRange(1, 128),
-    help="Waitress worker threads; phones waiting for news may hold all but 8 of them.",
+    "--threads", default=400, show_default=True, type=click.IntRange(9, 1024),
+    help="Waitress worker threads; phones waiting for news may hold all but 8 of them (400: a club night of 300 phones and more).",
 )
 @db_option
 def serve(host: str, port: int, threads: int, db_path: str) -> None:

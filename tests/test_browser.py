@@ -615,3 +615,35 @@ def test_the_app_can_be_added_to_the_home_screen(server: str, browser: Browser) 
         assert loaded == [size, size]
     assert {icon["sizes"] for icon in manifest["icons"]} == {"192x192", "512x512"}
     expect(page.locator("main")).to_contain_text("Add to Home Screen")
+
+
+def test_a_move_tapped_offline_is_sent_once_when_back_and_a_stale_one_is_refused_with_the_input_kept(server: str, browser: Browser) -> None:
+    host, phones = new_table(browser, server, "ftw", ["Anna", "Ben", "Cem"], ("Anna",))
+    anna = phones["Anna"]
+    game_id = anna.url.rstrip("/").split("/g/")[1].split("/")[0]
+
+    def highs() -> list[tuple[int, int]]:
+        return [(e["seat"], e["card"]) for e in api(server, f"/api/games/{game_id}/events", token_of(host))["events"] if e["type"] == "high"]
+
+    # Offline, Anna lays 30 while the table moves on without her: when she is back, her tap
+    # is refused as stale, with her 30 put back in the field.
+    anna.context.set_offline(True)
+    anna.locator("#high-card").fill("30")
+    anna.locator("#high-card").press("Enter")
+    expect(anna.locator("#outbox-status")).to_contain_text("Waiting to send: 1", timeout=3000)
+    shot(anna, "outbox-waiting")
+    api(server, f"/api/games/{game_id}/events", token_of(host), {"type": "note", "text": "Cem fetches drinks"})
+    anna.context.set_offline(False)
+    expect(anna.locator("#table .flash[role=alert]")).to_contain_text("The table changed", timeout=20000)
+    expect(anna.locator("#high-card")).to_have_value("30")
+    expect(anna.locator("#outbox-status")).to_be_hidden()
+    assert highs() == []
+    # Offline again, she lays 5: sent when she is back, stored exactly once.
+    anna.context.set_offline(True)
+    anna.locator("#high-card").fill("5")
+    anna.locator("#high-card").press("Enter")
+    expect(anna.locator("#outbox-status")).to_contain_text("Waiting to send: 1", timeout=3000)
+    anna.context.set_offline(False)
+    expect(anna.locator("#outbox-status")).to_be_hidden(timeout=20000)
+    expect(anna.locator(".turnbar")).to_contain_text("Ben", timeout=5000)
+    assert highs() == [(0, 5)]

@@ -52,7 +52,7 @@
     field.dispatchEvent(new Event("input", { bubbles: true }));
   });
   document.addEventListener("htmx:beforeRequest", function (event) {
-    if (event.detail.requestConfig && event.detail.requestConfig.verb !== "get") {
+    if (event.detail.requestConfig && event.detail.requestConfig.verb !== "get" && !flushing) {  // (a kept move brings its own)
       var form = event.detail.elt.closest ? event.detail.elt.closest("form") : null;
       sent = {};
       fields(form).forEach(function (field) { remember(sent, field); });
@@ -179,4 +179,75 @@
     keepAwake();
   });
   document.addEventListener("visibilitychange", keepAwake);
+
+  // An outbox: no tap is lost or doubled. Every move carries an idempotency key and the seq
+  // it was made against (expected_seq). A move that cannot be sent (offline) is kept on the
+  // phone, shown as waiting, and sent when the connection is back: a retry of a move that
+  // did reach the server is answered as the first time and stored once; if the table moved
+  // on meanwhile it is refused as a stale tap, with the player's input put back, as online.
+  var OUTBOX = "table-referee:outbox:" + location.pathname;
+  var posting = null, flushing = null;
+  function newKey() {
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  }
+  function outbox(entries) {
+    try {
+      if (entries === undefined) return JSON.parse(window.localStorage.getItem(OUTBOX) || "[]");
+      window.localStorage.setItem(OUTBOX, JSON.stringify(entries));
+    } catch (e) { return []; }
+    showOutbox();
+    return entries;
+  }
+  function showOutbox() {
+    var box = document.getElementById("outbox-status");
+    if (!box) return;
+    var waiting = outbox().length;
+    box.hidden = waiting === 0;
+    box.textContent = box.dataset.waiting.replace("{count}", waiting);
+  }
+  function values(pairs) {
+    var result = {};
+    pairs.forEach(function (pair) {
+      if (!(pair[0] in result)) result[pair[0]] = pair[1];
+      else result[pair[0]] = [].concat(result[pair[0]], pair[1]);
+    });
+    return result;
+  }
+  document.addEventListener("htmx:configRequest", function (event) {
+    var detail = event.detail;
+    if (detail.verb === "get" || !detail.elt.closest || !detail.elt.closest("#table") || flushing) return;
+    if (!detail.parameters.key) detail.parameters.key = newKey();
+    var pairs = [];
+    detail.formData.forEach(function (value, name) { pairs.push([name, String(value)]); });
+    posting = { path: detail.path, pairs: pairs };
+  });
+  document.addEventListener("htmx:sendError", function (event) {
+    if (flushing) { flushing = null; retryLater(); return; }  // still cut off: try again later
+    if (posting && event.detail.elt && event.detail.elt.closest && event.detail.elt.closest("#table")) {
+      posting.fields = Object.assign({}, sent);  // what the player entered, to put back if it is refused
+      outbox(outbox().concat([posting]));
+      posting = null;
+      retryLater();
+    }
+  });
+  function flush() {
+    var entries = outbox();
+    if (!entries.length || flushing || !window.htmx) return;
+    flushing = entries[0];
+    sent = Object.assign({}, flushing.fields);  // put back if it is refused
+    window.htmx.ajax("POST", flushing.path, { target: "#table", swap: "outerHTML", values: values(flushing.pairs) });
+  }
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var target = event.detail && event.detail.target;
+    if (!target || target.id !== "table") return;
+    if (flushing) {  // the kept move was answered (stored, or refused with the input put back)
+      outbox(outbox().slice(1));
+      flushing = null;
+    }
+    setTimeout(flush, 0);
+  });
+  document.addEventListener("DOMContentLoaded", function () { showOutbox(); flush(); });
+  window.addEventListener("online", flush);
 })();

@@ -174,14 +174,16 @@ class Load:
 
 
 class Phones:
-    """Phones parked on long-polls, each asking again at once or after its Retry-After."""
+    """Phones parked on long-polls of their games (`wait` seconds each), each asking again at
+    once or after its Retry-After; they note when each event reached them."""
 
-    def __init__(self, port: int, games: list[str], count: int) -> None:
-        self.port, self.games, self.count = port, games, count
+    def __init__(self, port: int, games: list[str], count: int, wait: float = 2) -> None:
+        self.port, self.games, self.count, self.wait = port, games, count, wait
         self.stop = threading.Event()
         self.polls = self.told_to_wait = 0
+        self.received: dict[tuple[str, int], list[float]] = {}
         self.lock = threading.Lock()
-        self.threads = [threading.Thread(target=self._poll, args=(games[i % len(games)],)) for i in range(count)]
+        self.threads = [threading.Thread(target=self._poll, args=(games[i % len(games)],), daemon=True) for i in range(count)]
 
     def __enter__(self) -> Phones:
         for thread in self.threads:
@@ -191,25 +193,27 @@ class Phones:
     def __exit__(self, *exc: object) -> None:
         self.stop.set()
         for thread in self.threads:
-            thread.join()
+            thread.join(self.wait + 5)
 
     def _poll(self, game: str) -> None:
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.wait + 20)
         after = 0
         while not self.stop.is_set():
             try:
-                connection.request("GET", f"/api/games/{game}/events?after={after}&wait=2")
+                connection.request("GET", f"/api/games/{game}/events?after={after}&wait={self.wait}")
                 response = connection.getresponse()
                 answer = json.loads(response.read())
             except (OSError, http.client.HTTPException):
                 connection.close()
-                connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.wait + 20)
                 continue
-            after = answer["seq"]
+            now, after = time.monotonic(), answer["seq"]
             retry = response.getheader("Retry-After")
             with self.lock:
                 self.polls += 1
                 self.told_to_wait += retry is not None
+                for event in answer["events"]:
+                    self.received.setdefault((game, event["seq"]), []).append(now)
             if retry:
                 self.stop.wait(float(retry))
         connection.close()
@@ -328,49 +332,6 @@ def one_connection(folder: Path, threads: int, rounds: int = 5, moves: int = 200
             process.wait()
 
 
-class ClubPhones:
-    """`count` phones, each parked on the long-poll of its table (one in five per table),
-    noting when each event reaches it and every "come back later" (Retry-After)."""
-
-    def __init__(self, port: int, games: list[str], count: int) -> None:
-        self.port, self.stop = port, threading.Event()
-        self.received: dict[tuple[str, int], list[float]] = {}
-        self.told_to_wait, self.lock = 0, threading.Lock()
-        self.threads = [threading.Thread(target=self._poll, args=(games[i % len(games)],), daemon=True) for i in range(count)]
-
-    def start(self) -> None:
-        for thread in self.threads:
-            thread.start()
-
-    def finish(self) -> None:
-        self.stop.set()
-        for thread in self.threads:
-            thread.join(25)
-
-    def _poll(self, game: str) -> None:
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=40)
-        after = 0
-        while not self.stop.is_set():
-            try:
-                connection.request("GET", f"/api/games/{game}/events?after={after}&wait=20")
-                response = connection.getresponse()
-                answer = json.loads(response.read())
-            except (OSError, http.client.HTTPException):
-                connection.close()
-                connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=40)
-                continue
-            now = time.monotonic()
-            with self.lock:
-                for event in answer["events"]:
-                    self.received.setdefault((game, event["seq"]), []).append(now)
-                if response.getheader("Retry-After"):
-                    self.told_to_wait += 1
-            after = answer["seq"]
-            if response.getheader("Retry-After"):
-                self.stop.wait(float(response.getheader("Retry-After") or 1))
-        connection.close()
-
-
 def club_moves(port: int, tables: list[tuple[str, str, list[dict[str, Any]]]], moves: int, pace: float) -> tuple[dict[tuple[str, int], float], list[float]]:
     """`moves` moves at every table, round the tables, one every `pace` seconds: when each
     was acknowledged, and each move's latency."""
@@ -402,12 +363,10 @@ def club_night(folder: Path, made: list[tuple[dict[str, Any], list[dict[str, Any
         db, port = folder / f"club-{waiting}.sqlite3", free_port()
         server = start_referee(db, port, threads)
         tables = create_tables(port, made[:count])
-        club = ClubPhones(port, [game for game, _, _ in tables], waiting)
-        club.start()
-        time.sleep(2 + waiting / 100)  # every phone is parked
-        acknowledged, latencies = club_moves(port, tables, moves, pace)
-        time.sleep(3)
-        club.finish()
+        with Phones(port, [game for game, _, _ in tables], waiting, wait=20) as club:
+            time.sleep(2 + waiting / 100)  # every phone is parked
+            acknowledged, latencies = club_moves(port, tables, moves, pace)
+            time.sleep(3)
         server.kill()
         server.wait()
         results[waiting] = latencies

@@ -184,6 +184,6 @@ def may_log(game: Game[Any], caller: Caller, event: Mapping[str, Any], target: M
         return "only the host can end the game"
     if kind in game.host_events:
         return f"only the host logs {kind} (the table's book-keeping)"
-    if kind == "void" and target is not None and caller.seat not in (target.get("seat"), target.get("by")):
-        return "only the host, or the seat that made or logged a move, can void it"
+    if kind == "void" and target is not None and target.get("by") != caller.seat:
+        return "a seat voids only what it logged itself; what the host logged, the host voids"
     return None

@@ -277,7 +277,7 @@ def token_for(caller: str, table: Table, other: Table) -> dict[str, str]:
         ("post", "/events", {"type": "play", "seat": 0, "cards": [5]}, [401, 403, 403, 201, 201]),
         ("post", "/events", {"type": "note", "text": "coffee"}, [401, 403, 201, 201, 201]),
         ("post", "/events", {"type": "end"}, [401, 403, 403, 403, 201]),
-        ("post", "/events", {"type": "void", "target": 2}, [401, 403, 403, 201, 201]),
+        ("post", "/events", {"type": "void", "target": 2}, [401, 403, 403, 403, 201]),  # the host logged Anna's move
         ("post", "/seats/3", {}, [403, 403, 403, 403, 201]),
     ],
 )
@@ -292,6 +292,18 @@ def test_auth_matrix(client: FlaskClient, method: str, path: str, body: dict[str
             kwargs["json"] = body
         answer = getattr(client, method)(url, **kwargs)
         assert answer.status_code == status, (caller, answer.json if answer.is_json else answer.data[:100])
+
+
+def test_a_seat_voids_only_what_it_logged_itself(client: FlaskClient) -> None:
+    table = Table(client, {"game": "senators", "seats": ["Anna", "Ben", "Cem"]}, claim=(0, 1))
+    adjust = table.log({"type": "adjust", "seat": 1, "senators": -1, "reason": "the censor"}).json["seq"]  # the host's books
+    refused = table.log({"type": "void", "target": adjust, "reason": "not me"}, table.seats[1])
+    assert refused.status_code == 403 and "what the host logged, the host voids" in refused.json["error"]
+    table.log({"type": "event", "kind": "other"})
+    own = table.log({"type": "blackmail", "seat": 0}, table.seats[0]).json["seq"]
+    assert table.log({"type": "void", "target": own}, table.seats[1]).status_code == 403  # Ben cannot void Anna's
+    assert table.log({"type": "void", "target": own}, table.seats[0]).status_code == 201  # Anna voids her own
+    assert table.log({"type": "void", "target": adjust}).status_code == 201  # the host voids his
 
 
 def test_a_seat_cannot_claim_to_be_logged_by_someone_else(client: FlaskClient) -> None:

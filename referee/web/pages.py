@@ -336,7 +336,7 @@ def table_context(game_id: str, fold: Fold, caller: Caller, error: str | None = 
     flagged = []
     for flagged_seq, violation in [flag for flag in fold.violations if sight.sees(flag[1].audience)][-5:]:
         event = store.event(game_id, flagged_seq) or {}
-        mine = caller.is_host or (seat is not None and seat in (event.get("seat"), event.get("by")))
+        mine = caller.is_host or (seat is not None and event.get("by") == seat)  # what this phone may void
         flagged.append({"seq": flagged_seq, **flag_json(violation), "mine": mine})
     clashes = [{"seq": seq, **flag_json(clash)} for seq, clash in fold.clashes if sight.sees(clash.audience)][-5:]
     recent = store.events(game_id, after=fold.seq - 6)

@@ -15,8 +15,9 @@ records: `Game.knowing` takes out what the judge may not know. A flag on a priva
 may be read only by its seat (team) and the host. Where the whole truth breaks a rule that
 this judgement did not see (two recorded hands that hold more copies than exist, a played
 card missing from the player's recorded hand), the event is not flagged: the clash is kept
-apart (`Fold.clashes`), for the host at once, for each seat whose own records show it
-already (so telling it tells nothing new), and for everyone once the secrets are revealed.
+apart (`Fold.clashes`), for the host at once and for everyone once the secrets are
+revealed; a seat whose own records show a clash is told it as they show it
+(`Fold.clash_views`), so telling it tells nothing new.
 A flagged event is always skipped: nothing counts as logged, so a seat may log its hand
 again after a flagged try.
 """
@@ -77,8 +78,8 @@ class Fold:
     violations: tuple[tuple[int, Violation], ...] = ()  # standing flags only
     withdrawn: tuple[Withdrawn, ...] = ()
     void_seqs: frozenset[int] = frozenset()
-    clashes: tuple[tuple[int, Violation], ...] = ()  # legal events the whole truth contradicts
-
+    clashes: tuple[tuple[int, Violation], ...] = ()  # legal events the whole truth contradicts (the host's)
+    clash_views: tuple[tuple[int, Violation], ...] = ()  # each as a seat's (team's) own records show it (audience)
 
     @property
     def voided(self) -> tuple[int, ...]:
@@ -91,9 +92,17 @@ class Fold:
                 return violation
         return None
 
-    def clash_at(self, seq: int) -> Violation | None:
-        """What the whole truth says against legal event `seq` (None: nothing)."""
-        return next((clash for clashed, clash in self.clashes if clashed == seq), None)
+    def clashes_for(self, sight: Sight = EVERYTHING) -> list[tuple[int, Violation]]:
+        """The clashes this reader may know of: the whole truth for the host (and everyone
+        once revealed); for a seat, each as its own records show it, so what it is told
+        never depends on another seat's records."""
+        if sight.everything:
+            return list(self.clashes)
+        return [(seq, view) for seq, view in self.clash_views if sight.sees(view.audience)]
+
+    def clash_at(self, seq: int, sight: Sight = EVERYTHING) -> Violation | None:
+        """What this reader may know against legal event `seq` (None: nothing)."""
+        return next((clash for clashed, clash in self.clashes_for(sight) if clashed == seq), None)
 
     def withdrawn_at(self, seq: int) -> Withdrawn | None:
         return next((w for w in self.withdrawn if w.seq == seq), None)
@@ -148,7 +157,7 @@ class _Folding:
     """A fold being built: mutable, so replay makes no new `Fold` per event (the hot path
     of every cold start); frozen into a `Fold` at snapshots and at the end."""
 
-    __slots__ = ("fold", "game", "state", "seq", "outcome", "violations", "withdrawn", "void_seqs", "clashes")
+    __slots__ = ("fold", "game", "state", "seq", "outcome", "violations", "withdrawn", "void_seqs", "clashes", "clash_views")
 
     def __init__(self, fold: Fold) -> None:
         self.fold, self.game = fold, fold.game
@@ -156,13 +165,13 @@ class _Folding:
         self.violations = list(fold.violations)
         self.withdrawn = list(fold.withdrawn)
         self.void_seqs = set(fold.void_seqs)
-        self.clashes = list(fold.clashes)
+        self.clashes, self.clash_views = list(fold.clashes), list(fold.clash_views)
 
     def frozen(self) -> Fold:
         f = self.fold
         return Fold(
             f.header, f.game, self.state, self.seq, self.outcome, tuple(self.violations),
-            tuple(self.withdrawn), frozenset(self.void_seqs), tuple(self.clashes),
+            tuple(self.withdrawn), frozenset(self.void_seqs), tuple(self.clashes), tuple(self.clash_views),
         )  # fmt: skip
 
     def step(self, event: Mapping[str, Any]) -> None:
@@ -185,22 +194,22 @@ class _Folding:
         if judged is not state:
             truth = game.first_broken(state, event)
             if truth is not None:
-                self.clashes.append((seq, Violation(truth.rule, truth.message, self._told_of_clash(event, author))))
+                self.clashes.append((seq, truth))
+                if author is None:
+                    self._clash_views(event)
         self.state = game.effect(state, event)
         self.outcome = game.outcome(self.state)
 
-    def _told_of_clash(self, event: Mapping[str, Any], author: frozenset[int] | None) -> frozenset[int]:
-        """The seats a clash tells nothing new: for a public event, each seat whose own
-        records already show it; for a private one nobody but the host (it involves
-        another seat's records, which its author may not learn)."""
-        if author is not None:
-            return frozenset()
-        game, state = self.game, self.state
-        told: set[int] = set()
-        for seat in range(len(self.fold.header.seats)):
-            if game.first_broken(game.knowing(state, game.sharing(state, seat)), event) is not None:
-                told.add(seat)
-        return frozenset(told)
+    def _clash_views(self, event: Mapping[str, Any]) -> None:
+        """A clash of a public event as each seat's (team's) own records show it, where they
+        show one: telling it that tells it nothing new. (A clash of a private event involves
+        another seat's records, which its author may not learn: the host's alone.)"""
+        game, state, seq = self.game, self.state, event["seq"]
+        groups = dict.fromkeys(game.sharing(state, seat) for seat in range(len(self.fold.header.seats)))
+        for group in groups:
+            seen = game.first_broken(game.knowing(state, group), event)
+            if seen is not None:
+                self.clash_views.append((seq, Violation(seen.rule, seen.message, group)))
 
     def _table_event(self, event: Mapping[str, Any], kind: str) -> None:
         """The table's own events (void, note, end), and any event after the end."""
@@ -308,7 +317,7 @@ def report(fold: Fold, event_count: int | None = None, sight: Sight = EVERYTHING
         "withdrawn": [
             {"seq": w.seq, **flag_json(w.flag, sight), "voided_by": w.voided_by} for w in fold.withdrawn
         ],
-        "clashes": [{"seq": seq, **flag_json(clash)} for seq, clash in fold.clashes if sight.sees(clash.audience)],
+        "clashes": [{"seq": seq, **flag_json(clash)} for seq, clash in fold.clashes_for(sight)],
         "scores": None if result is None else result.scores,
         "ranking": None if result is None else result.ranking,
         "result": None if result is None else result.detail,

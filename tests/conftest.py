@@ -47,6 +47,11 @@ def last_flag(fold: Fold) -> str | None:
     return None if violation is None else violation.rule
 
 
+def told_of_clash(fold: Fold) -> set[int]:
+    """The seats told of the last event's clash before the reveal (as their own records show it)."""
+    return {seat for seq, view in fold.clash_views if seq == fold.seq for seat in view.audience or ()}
+
+
 def last_clash(fold: Fold) -> str | None:
     """The rule the whole truth (private records included) says the last event breaks,
     where it was judged legal on what its author may know; None when nothing clashes."""

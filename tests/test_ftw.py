@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import flags, last_clash, last_flag, play_out, table
+from conftest import flags, last_clash, last_flag, told_of_clash, play_out, table
 
 from referee.games.ftw import round_score
 from referee.replay import Fold, replay, report
@@ -261,7 +261,7 @@ def test_ftw_hand_cards() -> None:
     fold = ftw(*logged, high(ANNA, 13))
     assert last_flag(fold) is None and last_clash(fold) == "ftw.hand.cards"
     assert fold.clashes[-1][1].message == "Anna played 13, which is not in Anna's hand."
-    assert fold.clashes[-1][1].audience == frozenset({ANNA})
+    assert told_of_clash(fold) == {ANNA}
     assert last_clash(ftw(*logged, high(ANNA, 12))) is None
 
 

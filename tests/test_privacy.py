@@ -463,3 +463,20 @@ def test_every_phone_is_a_witness_the_witness_chain_changes_when_the_log_is_rewr
     assert Store(path).verify() == []
     assert tables.witness(game_id, 2) != kept  # the phone that kept the witness of event 2 sees it
     assert Tables(Store(path)).witness(game_id, 2) != kept
+
+
+def test_a_seat_is_told_its_own_clash_as_its_own_records_show_it(twins_app: Flask) -> None:
+    # Found by the property above: Ben lays 16, missing from his recorded hand. In table A
+    # Anna's recorded hand holds 16 too; the whole truth then names her hand first. Ben must
+    # be told only what his own hand shows, the same in both tables.
+    client = twins_app.test_client()
+    a, b = two_tables(client, {"game": "ftw", "seats": ["Anna", "Ben", "Cem"]})
+    for table, anna in ((a, [16, *range(1, 12)]), (b, [*range(1, 13)])):
+        table.log({"type": "hand", "seat": 0, "cards": anna}, table.seats[0])
+        table.log({"type": "hand", "seat": 1, "cards": list(range(20, 32))}, table.seats[1])
+        table.log({"type": "high", "seat": 0, "card": 2}, table.seats[0])
+        assert table.log({"type": "high", "seat": 1, "card": 16}, table.seats[1]).json["violation"] is None
+    told = [client.get(f"/api/games/{table.id}", headers=bearer(table.seats[1])).json["clashes"] for table in (a, b)]
+    assert told[0] == told[1] == [{"seq": 4, "rule": "ftw.hand.cards", "message": "Ben played 16, which is not in Ben's hand."}]
+    host_a = client.get(f"/api/games/{a.id}", headers=bearer(a.host)).json["clashes"]
+    assert host_a == [{"seq": 4, "rule": "ftw.card.seen", "message": "Ben cannot hold card 16: it is in Anna's hand."}]

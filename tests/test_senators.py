@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import events, flags, last_clash, last_flag, play_out, table
+from conftest import events, flags, last_clash, last_flag, told_of_clash, play_out, table
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -125,7 +125,7 @@ def test_sen_card_unknown_a_card_seen_twice_or_an_office_not_in_play() -> None:
     # Ben's hand is his secret: an auction of one of its cards is a clash for him and the host.
     clashing = game(hand, EVENT, ev("auction", ANNA, cards=["red-1"]))
     assert last_flag(clashing) is None and last_clash(clashing) == "sen.card.unknown"
-    assert clashing.clashes[-1][1].audience == frozenset({BEN})
+    assert told_of_clash(clashing) == {BEN}
     assert last_clash(game(hand, EVENT, ev("auction", ANNA, cards=["red-2"]))) is None
     # A card the table has seen is public: auctioned twice, it is flagged.
     assert last_flag(game(EVENT, ev("auction", ANNA, cards=["red-1", "red-1"]))) == "sen.card.unknown"
@@ -212,7 +212,7 @@ def test_sen_set_invalid_and_sen_money_short() -> None:
     # red-7 is not in Anna's recorded hand: a clash for her and the host (the sale is public, her hand is not).
     not_hers = game(*cash, ev("sell-set", ANNA, cards=["red-4", "red-5", "red-7"]))
     assert last_flag(not_hers) is None and last_clash(not_hers) == "sen.card.owner"
-    assert not_hers.clashes[-1][1].audience == frozenset({ANNA})
+    assert told_of_clash(not_hers) == {ANNA}
     # red-3 lies face up before Ben: everyone knows it is not Anna's.
     assert last_flag(game(*cash, ev("sell-set", ANNA, cards=["red-3", "red-4", "red-5"]))) == "sen.card.owner"
 

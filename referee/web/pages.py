@@ -338,7 +338,7 @@ def table_context(game_id: str, fold: Fold, caller: Caller, error: str | None = 
         event = store.event(game_id, flagged_seq) or {}
         mine = caller.is_host or (seat is not None and event.get("by") == seat)  # what this phone may void
         flagged.append({"seq": flagged_seq, **flag_json(violation), "mine": mine})
-    clashes = [{"seq": seq, **flag_json(clash)} for seq, clash in fold.clashes if sight.sees(clash.audience)][-5:]
+    clashes = [{"seq": seq, **flag_json(clash)} for seq, clash in fold.clashes_for(sight)][-5:]
     recent = store.events(game_id, after=fold.seq - 6)
     view = fold.view(seat, sight)
     moves = [e for e in recent if e["type"] not in ("note", "void") and not fold.withdrawn_at(e["seq"])]

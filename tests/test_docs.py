@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -25,9 +26,20 @@ def test_the_committed_reference_page_is_the_one_the_game_module_makes(name: str
     assert committed == reference(name), f"docs/games/{name}.md is stale: run `referee docs`"
 
 
+def without_closed_objects(document: Any) -> Any:
+    """The document without `"additionalProperties"` of `false` or `{}`, which apispec
+    releases write on different schemas (the lowest allowed and the newest differ)."""
+    if isinstance(document, dict):
+        return {key: without_closed_objects(value) for key, value in document.items() if key != "additionalProperties" or value not in (False, {})}
+    if isinstance(document, list):
+        return [without_closed_objects(item) for item in document]
+    return document
+
+
 def test_the_committed_openapi_document_is_the_one_the_server_serves(client) -> None:  # type: ignore[no-untyped-def]
     committed = json.loads((TOP / "docs" / "openapi.json").read_text(encoding="utf-8"))
-    assert committed == client.get("/api/openapi.json").json, "docs/openapi.json is stale: run `referee docs`"
+    served = client.get("/api/openapi.json").json
+    assert without_closed_objects(committed) == without_closed_objects(served), "docs/openapi.json is stale: run `referee docs`"
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

@@ -120,6 +120,11 @@ def _mac(key: bytes, context: str, payload: bytes) -> bytes:
     return hmac.new(key, context.encode() + b"\0" + payload, hashlib.sha256).digest()
 
 
+def signature(key: bytes, context: str, value: Any) -> str:
+    """The seal of a plain JSON value (a kept answer), as hex: checked with `hmac.compare_digest`."""
+    return _mac(key, context, json.dumps(value, sort_keys=True).encode()).hex()
+
+
 def snapshot_key(secret: str) -> bytes:
     """The key that seals snapshots, derived from the instance's secret key."""
     return hashlib.sha256(b"table-referee snapshots\0" + secret.encode()).digest()

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from .games.base import Violation
-from .kept import Unreadable, seal, secret_beside, snapshot_key, unseal
+from .kept import Unreadable, seal, secret_beside, signature, snapshot_key, unseal
 from .record import Header, Record, RecordError, parse_event
 from .replay import Fold, is_valid_void, replay, step, valid_void_targets
 from .store import Store
@@ -93,10 +93,6 @@ class NotOver(Exception):
 def snapshot_context(game_id: str, seq: int, event_hash: str, fingerprint: str = FINGERPRINT) -> str:
     """What a snapshot's seal binds it to: its game, its event, and the rules that made it."""
     return f"{game_id}:{seq}:{event_hash}:{fingerprint}"
-
-
-def folded_answer(kept: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in kept.items() if k != "seal"}
 
 
 class Tables:
@@ -172,7 +168,7 @@ class Tables:
                 news = self._news.get(game_id)
                 if news is not None:
                     news.notify_all()
-            return Appended(stored.event, *answer_values(folded_answer(stored.answer)), fold)
+            return Appended(stored.event, *answer_values(stored.answer), fold)
 
     def _replayed_void(self, before: Fold, game_id: str, body: Mapping[str, Any]) -> tuple[dict[str, Any], Fold, list[Fold]] | None:
         """For a valid void: the event, the fold after it and the snapshots taken, replayed
@@ -273,14 +269,14 @@ class Tables:
 
     def _sealed(self, game_id: str, seq: int, answer: dict[str, Any]) -> dict[str, Any]:
         """A kept answer with its seal: an edited one is not served to a retry."""
-        return {**answer, "seal": hmac.new(self.key, f"{game_id}:{seq}:{json.dumps(answer, sort_keys=True)}".encode(), hashlib.sha256).hexdigest()}
+        return {**answer, "seal": signature(self.key, f"{game_id}:{seq}:answer", answer)}
 
     def _unsealed(self, game_id: str, seq: int, kept: dict[str, Any] | None) -> dict[str, Any] | None:
         """A kept answer whose seal holds, without it; None otherwise (answered from the fold)."""
         if not isinstance(kept, dict) or not isinstance(kept.get("seal"), str):
             return None
         answer = {k: v for k, v in kept.items() if k != "seal"}
-        return answer if hmac.compare_digest(self._sealed(game_id, seq, answer)["seal"], kept["seal"]) else None
+        return answer if hmac.compare_digest(signature(self.key, f"{game_id}:{seq}:answer", answer), kept["seal"]) else None
 
     def witness(self, game_id: str, seq: int) -> str | None:
         """The hash a phone keeps to witness the log (None: there is no event `seq`).

@@ -272,7 +272,8 @@ def test_a_stale_tap_is_refused_and_the_fresh_table_shown(client: FlaskClient) -
     log(client, game_id, type="play", seat=0, cards="12", expected_seq=1)
     # A phone that still shows event 1 taps "12" again: nothing is stored.
     stale = log(client, game_id, type="play", seat=0, cards="12", expected_seq=1).get_data(as_text=True)
-    assert "The table changed — check and tap again." in stale and 'data-seq="2"' in stale
+    # It says what changed meanwhile: event 2, Anna's play of a 12.
+    assert "The table changed meanwhile: #2 Anna play cards: 12 · logged by the host for Anna. Check and tap again." in stale and 'data-seq="2"' in stale
     assert len(client.get(f"/api/games/{game_id}/events").json["events"]) == 2
     assert 'hx-vals=\'{"expected_seq": 2}\'' in stale  # every form of the fresh table sends its seq
 

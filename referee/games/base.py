@@ -157,6 +157,11 @@ class Game(Generic[S]):
         owns); `start` is the state before the first event. {} if none."""
         return {}
 
+    def completed(self, state: S, body: dict[str, Any]) -> dict[str, Any]:
+        """A move from a phone with what the phone leaves to the app filled in (a fresh card
+        name in Ladies & Gentlemen); most games take it as it is."""
+        return body
+
     @property
     def hides_anything(self) -> bool:
         """Whether a record of an unfinished game holds something not every seat may see."""

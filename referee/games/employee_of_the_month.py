@@ -338,6 +338,7 @@ class EmployeeOfTheMonth(Game[State]):
             "phase": phase,
             "auction": len(state.auctions) + (0 if phase == "reveal" else 1),
             "turn": names[state.turn] if phase == "auction" else None,
+            "to_act": [names[state.turn]] if phase == "auction" else [],  # the row and the prize: the table's
             "first_bid": names[state.holder],
             "legal": legal if phase != "auction" or seat in (None, state.turn) else [],
             "row": list(state.row),

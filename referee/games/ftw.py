@@ -376,6 +376,7 @@ class Ftw(Game[State]):
             "rounds": state.seat_count,
             "starter": names[state.starter(state.round)],
             "turn": names[state.turn] if phase == "play" else None,
+            "to_act": [names[state.turn]] if phase == "play" else [names[s] for s, h in enumerate(state.revealed) if h is None] if phase == "reveal" else [],
             "legal": legal,
             "pile": list(state.pile),
             "top": state.pile[-1] if state.pile else None,

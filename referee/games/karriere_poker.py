@@ -673,6 +673,9 @@ class KarrierePoker(Game[State]):
             "game": state.game_number,
             "phase": phase,
             "turn": None if turn is None else names[turn],
+            # Who the table waits for: the givers of missing exchanges, else whose turn it is.
+            "to_act": list(dict.fromkeys(names[g] for g, _, _ in state.exchanges_missing())) if phase == "exchange"
+            else [] if turn is None or phase in ("deal", "over") else [names[turn]],
             "legal": legal,
             "order": [names[s] for s in state.order] or list(names),
             "sizes": {names[s]: state.sizes[s] for s in range(len(names))} if state.playing else {},

@@ -31,13 +31,16 @@ silent:
   lady started with.
 - Players act at the same time, so `view.turn` is always null; `view.to_act` names who
   the table waits for (a shopper alone in a boutique counts until she passes or the
-  evening begins). The phone's turn bar says "Your turn" to each of them.
+  evening begins; once only such shoppers are left, the gentlemen not done are waited
+  for too, since a lone shopper need not pass). The phone's turn bar says "Your turn" to
+  each of them.
 - At the Ball a tie of gifts and money (or of elegance and money) makes every tied party
   win, or be excluded; if a scandal excludes every team, no team wins.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -48,6 +51,8 @@ from marshmallow import Schema, ValidationError, fields, validate
 from .base import Event, Game, Outcome, Result, Seat, Termination, Violation, evolve, made
 
 DAYS = 6
+KINDS = ("wardrobe", "servant")
+RECENT = 8  # cards of a boutique a phone offers again once they are back under its deck
 DEFER_FEE = 100
 GOSSIP_CARDS = 3
 START_MONEY = {5: 1500, 7: 1200, 9: 1000}  # per gentleman with a courtesan; else 500
@@ -59,7 +64,7 @@ class CardField(fields.Nested):
     def __init__(self, **kwargs: Any) -> None:
         schema = Schema.from_dict({
             "name": fields.String(required=True, validate=validate.Length(min=1, max=60)),
-            "kind": fields.String(required=True, validate=validate.OneOf(["wardrobe", "servant"])),
+            "kind": fields.String(required=True, validate=validate.OneOf(KINDS)),
             "price": fields.Integer(strict=True, required=True, validate=validate.Range(0, 100_000)),
             "stars": fields.Integer(strict=True, required=True, validate=validate.Range(0, 100)),
         }, name="Card")
@@ -143,6 +148,7 @@ class State:
     gossiped: frozenset[int] = frozenset()  # shoppers who passed a gossip card today
     ball: Mapping[int, int] = field(default_factory=dict)  # shopper -> elegance entered
     earned: frozenset[int] = frozenset()  # gentlemen who logged income: their money is their team's secret
+    seen: Mapping[str, tuple[tuple[str, str, int, int], ...]] = field(default_factory=dict)  # boutique -> its last cards taken (name, kind, price, stars)
 
     # --- roles: the seating never changes after the start, so each is worked out once and
     # `evolve` carries it to every later state with the rest (asked on most events) ---
@@ -585,7 +591,8 @@ class LadiesAndGentlemen(Game[State]):
         card = made(Card, name=raw["name"], kind=raw["kind"], price=raw["price"], stars=raw["stars"], shopper=seat, place="taken", gentleman=gentleman)
         shop = state.boutiques[event["boutique"]]
         servants = {**state.servants, seat: state.servants.get(seat, 0) + (raw["kind"] == "servant")}
-        return evolve(state, cards={**state.cards, card.name: card}, servants=servants,
+        seen = (*(c for c in state.seen.get(event["boutique"], ()) if c[0] != card.name), (card.name, card.kind, card.price, card.stars))
+        return evolve(state, cards={**state.cards, card.name: card}, servants=servants, seen={**state.seen, event["boutique"]: seen[-RECENT:]},
                        boutiques={**state.boutiques, event["boutique"]: self._advance(shop, shop.passed)})
 
     def _pass(self, state: State, event: Event) -> State:
@@ -658,6 +665,16 @@ class LadiesAndGentlemen(Game[State]):
     def _ball(self, state: State, event: Event) -> State:
         return evolve(state, ball={**state.ball, event["seat"]: event["elegance"]})
 
+    def completed(self, state: State, body: dict[str, Any]) -> dict[str, Any]:
+        """A card tapped on a phone (kind, price, stars) gets a fresh name, "wardrobe-4": the
+        first of its kind not yet in the game, so two tables of shoppers never collide."""
+        card = body.get("card")
+        if body.get("type") in ("take", "window") and isinstance(card, dict) and not card.get("name") and card.get("kind") in KINDS:
+            taken = {*state.cards, *(c.name for c in state.windows.values())}
+            number = next(n for n in itertools.count(1) if f"{card['kind']}-{n}" not in taken)
+            body = {**body, "card": {"name": f"{card['kind']}-{number}", **{k: v for k, v in card.items() if k != "name"}}}
+        return body
+
     # --- the end, the view and the result ---------------------------------------------
 
     def outcome(self, state: State) -> Outcome | None:
@@ -692,9 +709,10 @@ class LadiesAndGentlemen(Game[State]):
             return [s for s in state.shoppers if s not in state.visits]
         if phase == "shopping":
             turns = [shop.order[shop.next] for shop in state.boutiques.values() if shop.order and shop.order[shop.next] not in shop.passed]
-            if turns:
+            if any(len(shop.order) > 1 and shop.order[shop.next] not in shop.passed for shop in state.boutiques.values()):
                 return turns
-            phase = "evening"  # every shopper is through: the bills come next
+            # Only shoppers alone in a boutique are left: they need not pass, so the bills may begin.
+            return turns + [g for g in state.gentlemen if g not in state.done]
         if phase == "evening":
             waiting = [g for g in state.gentlemen if g not in state.done]
             return waiting + ([state.courtesan] if state.courtesan is not None and state.to_give() else [])
@@ -717,7 +735,7 @@ class LadiesAndGentlemen(Game[State]):
             "numbers": {names[g]: n for g, n in state.numbers.items()},
             "windows": {b: {"name": c.name, "price": c.price, "stars": c.stars} for b, c in state.windows.items()},
             "visits": {names[s]: b for s, b in state.visits.items()},
-            "boutiques": {b: {"order": [names[s] for s in shop.order], "turn": names[shop.order[shop.next]] if len(shop.order) > 1 else None,
+            "boutiques": {b: {"order": [names[s] for s in shop.order], "turn": names[shop.order[shop.next]] if len(shop.order) > 1 and shop.order[shop.next] not in shop.passed else None,
                               "passed": [names[s] for s in sorted(shop.passed)]} for b, shop in state.boutiques.items()},
             "to_give": [self._card_json(state, c) for c in state.to_give()],
             "bills": {names[g]: [{**self._card_json(state, c), "settled": c.name in state.settled} for c in state.handed_to(g)]
@@ -731,6 +749,8 @@ class LadiesAndGentlemen(Game[State]):
             "gifts": {names[g]: state.gifts[g] for g in state.gentlemen},
             "gossip": {names[s]: state.gossip_own[s] + state.gossip_received[s] for s in state.shoppers} if state.gossip_variant else {},
             "ball": {names[s]: e for s, e in state.ball.items()},
+            "recent": {b: [{"name": n, "kind": k, "price": p, "stars": st} for n, k, p, st in cards if n not in state.cards][::-1]
+                       for b, cards in state.seen.items()},
             "window_free": {names[g]: state.boutique_of(g) not in state.visits.values() for g in state.gentlemen},
         }
         if over:

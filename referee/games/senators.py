@@ -727,6 +727,22 @@ class Senators(Game[State]):
             return f"{names[action.casher]} to finish cashing in"
         return f"{names[action.queue[0]]} to join or pass"
 
+    @staticmethod
+    def _to_act(state: State) -> list[int]:
+        """Who the table waits for now: the active player, or the bidder, the target of a
+        demand, the player to join or the one cashing in. Nobody while the table draws the
+        event card (the host logs it)."""
+        action = state.action
+        if not state.started or (state.action_done and not (isinstance(action, CashIn) and action.casher is not None)):
+            return []
+        if isinstance(action, Auction) and action.bidders:
+            return [action.bidders[0]]
+        if isinstance(action, Blackmail) and action.pending:
+            return [action.pending[0]]
+        if isinstance(action, CashIn):
+            return [action.casher if action.casher is not None else action.queue[0] if action.queue else state.active]
+        return [state.active]
+
     def outcome(self, state: State) -> Outcome | None:
         if state.wars >= WARS_TO_END:
             return Outcome(Termination.FINISHED, "the 4th war was drawn")
@@ -741,7 +757,7 @@ class Senators(Game[State]):
         view: dict[str, Any] = {
             "phase": phase,
             "turn": None if over or not state.started else names[state.active],
-            "waiting_for": None if over or not state.started or state.action_done else self._waiting_for(state),
+            "to_act": [] if over else [names[s] for s in self._to_act(state)],
             "wars": state.wars,
             "senators": dict(zip(names, state.senators)),
             "eliminated": [names[s] for s in range(state.seat_count) if not state.alive(s)],
@@ -750,6 +766,9 @@ class Senators(Game[State]):
             "action_done": state.action_done,
             "colours": list(state.colours),
             "offices": sorted(state.offices),
+            # What may enter play, as the table publicly knows it: the phone offers these to tap.
+            "unseen": {colour: [v for v in range(1, 10) if f"{colour}-{v}" not in state.places] for colour in state.colours},
+            "office_cards": [card for card in self.office_cards(state) if card not in state.places],
         }
         if isinstance(action, Auction):
             view["auction"] = {"cards": list(action.cards), "next_bidder": names[action.bidders[0]] if action.bidders else None,
@@ -770,6 +789,12 @@ class Senators(Game[State]):
             view["my_cards"] = own
             view["my_sets"] = [{"cards": list(c), "payout": p} for c, p in self.sets_in(own)]
         return view
+
+    @staticmethod
+    def office_cards(state: State) -> list[str]:
+        """Every office card of the types in play (a governor per colour)."""
+        return [f"office-governor-{c}" for c in state.colours if "governor" in state.offices] + [
+            f"office-{kind}" for kind in OFFICES[1:] if kind in state.offices]
 
     def _phase(self, state: State) -> str:
         action = state.action

@@ -53,6 +53,7 @@ from .api import event_json
 from .icon import icon_png
 from .news import news
 from .notation import read_token
+from .words import boutique_text, card_text, ending, say
 
 bp = Blueprint("pages", __name__)
 htmx = HTMX()
@@ -79,7 +80,9 @@ def init_app(app: Flask) -> None:
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = compile_translations(Path(app.instance_path) / "translations")
     babel.init_app(app, locale_selector=choose_language)
     app.register_blueprint(bp)
-    app.jinja_env.globals.update(GAMES=GAMES, card_label=card_label, flag_sentence=flag_sentence, end_sentence=end_sentence, get_locale=get_locale, receipt_qr=qr_svg)
+    app.jinja_env.globals.update(GAMES=GAMES, card_label=card_label, card_text=card_text, say=say, boutique_text=boutique_text,
+                                 flag_sentence=flag_sentence, end_sentence=end_sentence, get_locale=get_locale, receipt_qr=qr_svg)
+    app.jinja_env.filters["say"] = say
 
 
 def compile_translations(target: Path) -> str:
@@ -141,8 +144,8 @@ def flag_sentence(game: str, flag: dict[str, Any]) -> Markup:
 
 
 def end_sentence(fold: Fold, sight: Sight) -> Markup:
-    """"Game over" and why. A reason the host typed (`end`) is shown as typed; the games
-    word their own ending in English, so in German the winners lead and that detail follows.
+    """"Game over" and why. A reason the host typed (`end`) is shown as typed; in German the
+    winners lead and the game's own ending follows, translated (`words.ending`).
     Before the host has revealed the secrets of a game that has them, only that it awaits him."""
     outcome = fold.outcome
     if outcome is None:
@@ -155,7 +158,10 @@ def end_sentence(fold: Fold, sight: Sight) -> Markup:
     ranking = fold.result(sight).ranking
     first = ranking[0] if ranking else []
     lead = ngettext("%(names)s wins.", "%(names)s win.", len(first), names=" & ".join(first)) if first else ""
-    return Markup('{}: {} <small class="muted" lang="en">({})</small>').format(over, lead, outcome.reason)
+    said = ending(outcome.reason)
+    if said is None:  # a game's ending not worded here: its English detail, marked as such
+        return Markup('{}: {} <small class="muted" lang="en">({})</small>').format(over, lead, outcome.reason)
+    return Markup("{}: {} ({})").format(over, lead, said)
 
 
 # --- who is at this phone --------------------------------------------------------------------
@@ -343,7 +349,7 @@ def table_context(game_id: str, fold: Fold, caller: Caller, error: str | None = 
     view = fold.view(seat, sight)
     moves = [e for e in recent if e["type"] not in ("note", "void") and not fold.withdrawn_at(e["seq"])]
     me = None if seat is None else fold.header.seats[seat]
-    my_turn = not finished and me is not None and (view.get("turn") == me or me in view.get("to_act", ()))
+    my_turn = not finished and me is not None and me in view["to_act"]
     title = fold.header.title or fold.game.title
     return {
         "game_id": game_id,
@@ -362,10 +368,27 @@ def table_context(game_id: str, fold: Fold, caller: Caller, error: str | None = 
         "awaiting_reveal": finished and caller.is_host and bool(fold.game.private_events) and store.revealed(game_id) is None,
         "witness": referee().tables.witness(game_id, fold.seq),
         "my_turn": my_turn,
+        "status": turn_status(view, my_turn, finished),
         "page_title": f"▶ {gettext('Your turn')} · {title}" if my_turn else title,
         "finished": finished,
         "error": error,
     }
+
+
+def turn_status(view: dict[str, Any], my_turn: bool, finished: bool) -> Markup:
+    """What the turn bar says: the view's `to_act` (every game names who the table waits for)."""
+    waiting = [Markup.escape(name) for name in view["to_act"]]
+    if finished:
+        said = gettext("Game over")
+    elif my_turn:
+        said = gettext("Your turn")
+    elif len(waiting) == 1:
+        said = gettext("%(name)s's turn", name=waiting[0])
+    elif waiting:
+        said = gettext("Waiting for") + ": " + ", ".join(waiting)
+    else:
+        said = gettext("Waiting for the table: the host logs it")
+    return Markup(said)  # the names in it are escaped
 
 
 @bp.get("/g/<game_id>")
@@ -424,12 +447,23 @@ def log_from(game_id: str, form: Any) -> Any:
             error = gettext("Nothing was logged: %(problem)s", problem=str(problem))
         except Conflict:
             fold = fold_of(game_id)
-            error = gettext("The table changed — check and tap again.")
+            error = stale_refusal(game_id, fold, caller, expected if isinstance(expected, int) else fold.seq)
     if htmx:
         return render_template("table_panel.html", **table_context(game_id, fold, caller, error), live=True)
     if error:
         flash(error, "error")
     return redirect(url_for("pages.table", game_id=game_id))
+
+
+def stale_refusal(game_id: str, fold: Fold, caller: Caller, seen: int) -> str:
+    """A tap made against an older table: refused, saying what changed since the phone's
+    table (the events logged meanwhile, as this phone may see them, latest three)."""
+    sight = sight_of(game_id, fold, caller)
+    meanwhile = [event_json(fold, e, sight) for e in referee().tables.store.events(game_id, after=seen)][-3:]
+    said = [" ".join(Markup(render_template("event.html", event=e, names=fold.header.seats)).striptags().split()) for e in meanwhile]
+    if not said:
+        return gettext("The table changed — check and tap again.")
+    return gettext("The table changed meanwhile: %(events)s. Check and tap again.", events="; ".join(said))
 
 
 def event_from_form(fold: Fold, form: Any, caller: Caller) -> dict[str, Any]:
@@ -452,14 +486,24 @@ def event_from_form(fold: Fold, form: Any, caller: Caller) -> dict[str, Any]:
                                   errors={"jokers": ["More jokers than cards."]})
             body["cards"] = ["J"] * count if pick == "J" else [pick] * (count - jokers) + ["J"] * jokers
         elif isinstance(field, (fields.Dict, fields.Nested)):  # "bids.red-7" = "4", "card.price" = "300"
+            # A tapped chip and a typed field may share a name: the last one filled in counts.
+            # "No bid" (a button named "pass") sends an empty dict whatever was tapped.
             prefix = name + "."
-            body[name] = {key[len(prefix):]: parse_value(value) for key, value in form.items() if key.startswith(prefix) and value.strip()}
+            body[name] = {} if form.get("pass") else {
+                key[len(prefix):]: parse_value(value) for key, value in form.items(multi=True) if key.startswith(prefix) and value.strip()}
         elif isinstance(field, fields.List):
-            values = form.getlist(name) if len(form.getlist(name)) > 1 else raw.replace(",", " ").split()
+            # Tapped cards (one value each) and typed ones ("red-3 blue-7") together.
+            values = [token for value in form.getlist(name) for token in value.replace(",", " ").split()]
             if values or name in ("helpers",):
                 body[name] = [parse_value(read_token(game, name, v)) for v in values]
+        elif name == "target" and form.get("target_card"):  # one tap names the holder and his card: "2:red-7"
+            target, _, card = form["target_card"].partition(":")
+            body["target"], body["card"] = parse_value(target), card
+        elif name == "card" and "card" in body:
+            pass
         elif raw:
             body[name] = parse_value(raw) if isinstance(field, fields.Integer) else read_token(game, name, raw)
+    body = fold.game.completed(fold.state, body)
     if caller.role != "spectator":
         # A host who plays this seat logs his own move as that seat; any other as the host.
         own = caller.is_host and caller.seat is not None and body.get("seat") == caller.seat

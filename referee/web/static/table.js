@@ -51,9 +51,23 @@
     field.value = tokens.join(" ");
     field.dispatchEvent(new Event("input", { bubbles: true }));
   });
+  // A move that gives something up (sell a senator, pay, defer, return) asks once first.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("button[data-confirm]");
+    if (button && !window.confirm(button.getAttribute("data-confirm"))) {
+      event.preventDefault();
+      event.stopPropagation();
+    }
+  }, true);
+  var sentForm = null;  // which form the player tapped: a refusal is shown next to it
+  function formKey(form) {
+    var part = function (name) { var input = form.querySelector("input[type=hidden][name='" + name + "']"); return input ? input.value : ""; };
+    return [part("type"), part("seat"), part("boutique"), part("card")].join("|");
+  }
   document.addEventListener("htmx:beforeRequest", function (event) {
     if (event.detail.requestConfig && event.detail.requestConfig.verb !== "get" && !flushing) {  // (a kept move brings its own)
       var form = event.detail.elt.closest ? event.detail.elt.closest("form") : null;
+      sentForm = form ? formKey(form) : null;
       sent = {};
       fields(form).forEach(function (field) { remember(sent, field); });
       typed = {};
@@ -80,8 +94,23 @@
         try { field.setSelectionRange(focused.start, focused.end); } catch (e) { /* not a text field */ }
       }
     });
+    if (refused) showRefusalAt(table, refused);
     if (!refused) sent = {};
   });
+  // A refusal stands where the player looks: after the form he tapped (or the place of the
+  // moves, when that form is gone because the table moved on), read out by screen readers.
+  function showRefusalAt(table, refused) {
+    if (sentForm === null) return;
+    var forms = Array.prototype.slice.call(table.querySelectorAll("form"));
+    var same = forms.filter(function (form) { return formKey(form) === sentForm; })[0];
+    var anchor = same || table.querySelector("#actions");
+    if (!anchor) return;
+    anchor.insertAdjacentElement("afterend", refused);
+    refused.setAttribute("tabindex", "-1");
+    refused.scrollIntoView({ block: "center" });
+    refused.focus({ preventScroll: true });
+    sentForm = null;
+  }
 
   // Every phone is a witness: it keeps the last witness hash of the log it saw (seq and
   // hash, per game) and checks, whenever the table comes in, that the server's log still

@@ -1,0 +1,84 @@
+"""The games' own words as a player reads them, in the chosen language.
+
+Records keep their names ("red-7", "office-censor", "sell"); the games word their endings
+and details in English, in pure modules. What a phone shows goes through here, so that a
+German table reads German card names, choices and endings.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from flask_babel import gettext, lazy_gettext
+
+COLOURS = {"red": lazy_gettext("red"), "orange": lazy_gettext("orange"), "yellow": lazy_gettext("yellow"),
+           "green": lazy_gettext("green"), "blue": lazy_gettext("blue"), "purple": lazy_gettext("purple")}
+OFFICES = {"governor": lazy_gettext("governor"), "censor": lazy_gettext("censor"), "consul": lazy_gettext("consul"),
+           "quaestor": lazy_gettext("quaestor")}
+LG_KINDS = {"wardrobe": lazy_gettext("wardrobe"), "servant": lazy_gettext("servant")}
+# Values of event fields that are words: choices and kinds.
+VALUES = {"sell": lazy_gettext("sell"), "buy": lazy_gettext("buy"), "pass": lazy_gettext("pass"), "pay": lazy_gettext("pay"),
+          "keep": lazy_gettext("keep"), "return": lazy_gettext("return"), "defer": lazy_gettext("defer"),
+          "discount": lazy_gettext("discount"), "war": lazy_gettext("war"), "other": lazy_gettext("other"), **LG_KINDS}
+
+# The games' endings (`Outcome.reason`), each with its sentence in the chosen language.
+ENDINGS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
+    (re.compile(r"all (\d+) auctions are over"), lambda m: gettext("all %(count)s auctions are over", count=m[1])),
+    (re.compile(r"all (\d+) rounds are played"), lambda m: gettext("all %(count)s rounds are played", count=m[1])),
+    (re.compile(r"(\d+) games played; (.+) is Boss and wins"),
+     lambda m: gettext("%(count)s games played; %(name)s is Boss and wins", count=m[1], name=m[2])),
+    (re.compile(r"(.+) is Boss for the (\d+)\w\w game in a row and wins"),
+     lambda m: gettext("%(name)s is Boss for the %(count)s. game in a row and wins", name=m[1], count=m[2])),
+    (re.compile(r"the 4th war was drawn"), lambda m: gettext("the 4th war was drawn")),
+    (re.compile(r"only one player has senators left"), lambda m: gettext("only one player has senators left")),
+    (re.compile(r"every shopper's elegance is entered: the Ball is over"),
+     lambda m: gettext("every shopper's elegance is entered: the Ball is over")),
+]
+
+
+def ending(reason: str) -> str | None:
+    """A game's own ending in the chosen language; None for one it does not word (typed)."""
+    for pattern, said in ENDINGS:
+        match = pattern.fullmatch(reason)
+        if match:
+            return said(match)
+    return None
+
+
+def colour(name: str) -> str:
+    """A Senators colour: the default ones translated, a table's own names as written."""
+    return str(COLOURS.get(name, name))
+
+
+def card_text(card: Any) -> str:
+    """A card's name as the table reads it: "rot-7", "Konsul", "Statthalter (blau)",
+    "Garderobe 3"; anything else as it is."""
+    text = str(card)
+    if text.startswith("office-"):
+        kind, _, of = text[len("office-"):].partition("-")
+        word = str(OFFICES.get(kind, kind))
+        return f"{word} ({colour(of)})" if of else word
+    name, dash, value = text.rpartition("-")
+    if dash and value.isdigit():
+        if name in LG_KINDS:
+            return f"{LG_KINDS[name]} {value}"
+        if name in COLOURS:
+            return f"{COLOURS[name]}-{value}"
+    return text
+
+
+def say(value: Any) -> str:
+    """An event field's value in words: a choice or a kind translated, a card named."""
+    if isinstance(value, str) and value in VALUES:
+        return str(VALUES[value])
+    return card_text(value)
+
+
+def boutique_text(names: Any, boutique: str) -> str:
+    """A Ladies & Gentlemen boutique by its lady: "team-2" is "Cem's boutique"."""
+    _, _, seat = boutique.rpartition("-")
+    if not seat.isdigit() or int(seat) >= len(names):
+        return boutique
+    return gettext("%(name)s's boutique", name=names[int(seat)])

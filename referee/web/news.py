@@ -2,7 +2,7 @@
 
 Read from the game's view and result after the last move (no replay): a round won, a
 player out with a position, a game over with the coming exchange, an auction won, a
-round scored. Sentences go through gettext, so they are German when German is chosen.
+round scored, and every move of Ladies & Gentlemen (players act at once there). Sentences go through gettext, so they are German when German is chosen.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import Any
 from flask_babel import gettext, ngettext
 
 from ..replay import Fold, Sight
+from .words import boutique_text, card_text
 
 Event = Mapping[str, Any]
 
@@ -22,6 +23,9 @@ def news(fold: Fold, view: Mapping[str, Any], last: Event | None, sight: Sight) 
     aside) from what this reader may know (`view` and the result are made for `sight`);
     empty when there is nothing to tell."""
     if last is None or fold.outcome is not None:
+        return []
+    flag = fold.violation_at(last["seq"])
+    if flag is not None and sight.sees(flag.audience):  # a flagged move did not happen: its flag tells
         return []
     tell = TELLERS.get(fold.header.game)
     return tell(lambda: fold.result(sight).detail, view, last, fold.header.seats) if tell else []
@@ -80,9 +84,35 @@ def senators(detail_of: Detail, view: Mapping[str, Any], last: Event, names: Seq
     if view["phase"] != "deciding" or last["type"] != "bid":
         return []
     return [
-        gettext("%(name)s bids most for %(card)s: %(price)s.", name=high["bidder"], card=card, price=high["price"])
+        gettext("%(name)s bids most for %(card)s: %(price)s.", name=high["bidder"], card=card_text(card), price=high["price"])
         for card, high in view["auction"]["high"].items()
     ] or [gettext("Nobody bid in this auction.")]
+
+
+def ladies_and_gentlemen(detail_of: Detail, view: Mapping[str, Any], last: Event, names: Sequence[str]) -> list[str]:
+    """Players act at once here, so every move is told: who took, paid or handed on what."""
+    kind, name = last["type"], names[last["seat"]] if "seat" in last else ""
+    card = last.get("card")
+    if kind == "day":
+        return [gettext("Day %(n)s begins.", n=last["n"])]
+    if kind == "visit":
+        return [gettext("%(name)s visits %(boutique)s.", name=name, boutique=boutique_text(names, last["boutique"]))]
+    if kind == "take":
+        return [gettext("%(name)s takes %(card)s (£%(price)s, %(stars)s★) in %(boutique)s.", name=name, card=card_text(card["name"]),
+                        price=card["price"], stars=card["stars"], boutique=boutique_text(names, last["boutique"]))]
+    if kind == "pass":
+        return [gettext("%(name)s passes in %(boutique)s.", name=name, boutique=boutique_text(names, last["boutique"]))]
+    if kind == "give":
+        return [gettext("%(name)s hands %(card)s to %(to)s.", name=name, card=card_text(card), to=names[last["to"]])]
+    if kind == "bill":
+        said = {"pay": gettext("%(name)s pays for %(card)s."), "return": gettext("%(name)s returns %(card)s."),
+                "defer": gettext("%(name)s defers %(card)s to tomorrow (£100)."),
+                "discount": gettext("%(name)s takes the window card %(card)s at half price.")}[last["choice"]]
+        return [said % {"name": name, "card": card_text(card)}]
+    if kind == "done":
+        over = view["phase"] in ("night", "ball")
+        return [gettext("%(name)s is done for tonight.", name=name)] + ([gettext("Day %(n)s is over.", n=view["day"])] if over else [])
+    return []
 
 
 TELLERS: dict[str, Callable[[Detail, Mapping[str, Any], Event, Sequence[str]], list[str]]] = {
@@ -90,4 +120,5 @@ TELLERS: dict[str, Callable[[Detail, Mapping[str, Any], Event, Sequence[str]], l
     "employee-of-the-month": employee_of_the_month,
     "ftw": ftw,
     "senators": senators,
+    "ladies-and-gentlemen": ladies_and_gentlemen,
 }

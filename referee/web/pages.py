@@ -53,7 +53,7 @@ from .api import event_json
 from .icon import icon_png
 from .news import news
 from .notation import read_token
-from .words import boutique_text, card_text, ending, say
+from .words import ball_verdict, boutique_text, card_text, ending, say, senators_tie
 
 bp = Blueprint("pages", __name__)
 htmx = HTMX()
@@ -80,7 +80,7 @@ def init_app(app: Flask) -> None:
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = compile_translations(Path(app.instance_path) / "translations")
     babel.init_app(app, locale_selector=choose_language)
     app.register_blueprint(bp)
-    app.jinja_env.globals.update(GAMES=GAMES, card_label=card_label, card_text=card_text, say=say, boutique_text=boutique_text,
+    app.jinja_env.globals.update(GAMES=GAMES, card_label=card_label, card_text=card_text, say=say, boutique_text=boutique_text, senators_tie=senators_tie, ball_verdict=ball_verdict,
                                  flag_sentence=flag_sentence, end_sentence=end_sentence, get_locale=get_locale, receipt_qr=qr_svg)
     app.jinja_env.filters["say"] = say
 

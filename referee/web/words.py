@@ -82,3 +82,40 @@ def boutique_text(names: Any, boutique: str) -> str:
     if not seat.isdigit() or int(seat) >= len(names):
         return boutique
     return gettext("%(name)s's boutique", name=names[int(seat)])
+
+
+def senators_tie(detail: dict[str, Any], ranking: list[list[str]]) -> str | None:
+    """Said when the winner has no more senators than the next player: money decided."""
+    money = detail.get("money")
+    if not money or len(ranking) < 2 or len(ranking[0]) != 1:
+        return None
+    winner, second = ranking[0][0], ranking[1][0]
+    senators = detail["senators"]
+    if senators[winner] != senators[second]:
+        return None
+    return gettext("%(winner)s and %(second)s have %(count)s senators each: %(winner)s wins with more money (%(more)s to %(less)s).",
+                   winner=winner, second=second, count=senators[winner], more=money[winner], less=money[second])
+
+
+def ball_verdict(detail: dict[str, Any], ladies_of: dict[str, str], courtesan: str | None) -> str:
+    """Why the Ball was won, from its facts (winners, elegance, gifts, scandal): the game
+    words it in English (`why`); this says the same in the chosen language."""
+    elegance, gifts, winners = detail["elegance"], detail["gifts"], detail["winners"]
+    said = []
+    if detail["scandal"] and courtesan:
+        said.append(gettext("Scandal: %(name)s, the courtesan, is the least elegant (%(elegance)s); excluded: %(excluded)s.",
+                            name=courtesan, elegance=elegance[courtesan], excluded=", ".join(detail["excluded"])))
+    if courtesan in winners:
+        gentlemen = [w for w in winners if w != courtesan]
+        said.append(gettext("%(name)s, the courtesan, is the most elegant at the Ball (%(elegance)s) and wins with %(gentlemen)s, who gave her the finest gifts (%(stars)s stars).",
+                            name=courtesan, elegance=elegance[courtesan], gentlemen=" & ".join(gentlemen), stars=gifts[gentlemen[0]]))
+    elif winners:
+        ladies = [w for w in winners if w in elegance]
+        said.append(gettext("%(teams)s win: the most elegant lady (%(elegance)s).",
+                            teams=" & ".join(f"{lady} & {g}" for g, lady in ladies_of.items() if lady in ladies), elegance=elegance[ladies[0]]))
+        tied = [lady for lady in ladies_of.values() if lady not in ladies and lady not in detail["excluded"] and elegance[lady] == elegance[ladies[0]]]
+        if tied and len(ladies) == 1:
+            said.append(gettext("The tie with %(names)s is decided by the gentleman's money.", names=", ".join(tied)))
+    else:
+        said.append(gettext("No team is left to win."))
+    return " ".join(said)

@@ -336,7 +336,7 @@ class EmployeeOfTheMonth(Game[State]):
         legal = {"start": ["start"], "reveal": ["reveal"], "over": []}.get(phase, ["bid", "pass"])
         return {
             "phase": phase,
-            "auction": len(state.auctions) + (0 if phase == "reveal" else 1),
+            "auction": min(len(state.auctions) + (0 if phase == "reveal" else 1), AUCTIONS),
             "turn": names[state.turn] if phase == "auction" else None,
             "to_act": [names[state.turn]] if phase == "auction" else [],  # the row and the prize: the table's
             "first_bid": names[state.holder],

@@ -53,7 +53,7 @@ from .api import event_json
 from .icon import icon_png
 from .news import news
 from .notation import read_token
-from .words import ball_verdict, boutique_text, card_text, ending, say, senators_tie
+from .words import EOTM_KINDS, ball_verdict, boutique_text, card_text, colour, ending, say, senators_tie
 
 bp = Blueprint("pages", __name__)
 htmx = HTMX()
@@ -80,7 +80,7 @@ def init_app(app: Flask) -> None:
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = compile_translations(Path(app.instance_path) / "translations")
     babel.init_app(app, locale_selector=choose_language)
     app.register_blueprint(bp)
-    app.jinja_env.globals.update(GAMES=GAMES, card_label=card_label, card_text=card_text, say=say, boutique_text=boutique_text, senators_tie=senators_tie, ball_verdict=ball_verdict,
+    app.jinja_env.globals.update(GAMES=GAMES, card_label=card_label, card_text=card_text, say=say, colour_text=colour, boutique_text=boutique_text, senators_tie=senators_tie, ball_verdict=ball_verdict,
                                  flag_sentence=flag_sentence, end_sentence=end_sentence, get_locale=get_locale, receipt_qr=qr_svg)
     app.jinja_env.filters["say"] = say
 
@@ -122,10 +122,9 @@ def card_label(card: Any) -> Markup:
     if card == "J":
         return Markup(gettext("Joker"))
     kind, _, value = str(card).rpartition("-")
-    words = {"colleague": gettext("Colleague"), "boss": gettext("Boss"), "plus": gettext("Plus"), "popularity": gettext("Popularity")}
-    if kind not in words:
+    if kind not in EOTM_KINDS:
         return Markup.escape(card)
-    return Markup('<small class="kind {}">{}</small>&nbsp;{}').format(kind, words[kind], value)
+    return Markup('<small class="kind {}">{}</small>&nbsp;{}').format(kind, EOTM_KINDS[kind], value)
 
 
 def rule_texts(game: str) -> dict[str, str]:

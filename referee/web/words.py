@@ -17,6 +17,8 @@ COLOURS = {"red": lazy_gettext("red"), "orange": lazy_gettext("orange"), "yellow
            "green": lazy_gettext("green"), "blue": lazy_gettext("blue"), "purple": lazy_gettext("purple")}
 OFFICES = {"governor": lazy_gettext("governor"), "censor": lazy_gettext("censor"), "consul": lazy_gettext("consul"),
            "quaestor": lazy_gettext("quaestor")}
+EOTM_KINDS = {"colleague": lazy_gettext("Colleague"), "boss": lazy_gettext("Boss"), "plus": lazy_gettext("Plus"),
+              "popularity": lazy_gettext("Popularity")}
 LG_KINDS = {"wardrobe": lazy_gettext("wardrobe"), "servant": lazy_gettext("servant")}
 # Values of event fields that are words: choices and kinds.
 VALUES = {"sell": lazy_gettext("sell"), "buy": lazy_gettext("buy"), "pass": lazy_gettext("pass"), "pay": lazy_gettext("pay"),
@@ -54,7 +56,7 @@ def colour(name: str) -> str:
 
 def card_text(card: Any) -> str:
     """A card's name as the table reads it: "rot-7", "Konsul", "Statthalter (blau)",
-    "Garderobe 3"; anything else as it is."""
+    "Garderobe 3", "Kollege 8"; anything else as it is."""
     text = str(card)
     if text.startswith("office-"):
         kind, _, of = text[len("office-"):].partition("-")
@@ -66,6 +68,8 @@ def card_text(card: Any) -> str:
             return f"{LG_KINDS[name]} {value}"
         if name in COLOURS:
             return f"{COLOURS[name]}-{value}"
+        if name in EOTM_KINDS:
+            return f"{EOTM_KINDS[name]} {value}"
     return text
 
 

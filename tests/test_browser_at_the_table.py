@@ -38,11 +38,14 @@ class Taps:
 
     def __init__(self) -> None:
         self.per_move: dict[str, list[int]] = defaultdict(list)
-        self.counting: list[int] = []
+        self.seq = 0  # the table's last event: every move goes through here
 
     def move(self, name: str, page: Page, *taps: Locator, confirm: bool = False) -> None:
-        """Tap each control in turn; the move is stored once the phone shows the next event."""
-        seq = int(page.locator("#table").get_attribute("data-seq") or 0)
+        """Once the phone shows the table as it is, tap each control in turn; the move is
+        stored when the phone shows the next event."""
+        seq = self.seq
+        at(page, seq)
+        self.seq += 1
         if confirm:
             page.once("dialog", lambda dialog: dialog.accept())
         for control in taps:
@@ -162,3 +165,129 @@ def test_a_senators_round_on_four_phones_says_who_acts_and_takes_only_taps(serve
     most = taps.save(f"senators-{language}")
     assert most["auction (3 cards)"] == 4  # one tap per card, then Auction
     assert all(count <= 3 for move, count in most.items() if move != "auction (3 cards)"), most
+
+
+LG = {
+    "en": {"start": "Start day {}", "number": "Number token of {}", "visits": "{} visits", "passes": "{} passes", "keep": "Keep",
+           "hand": "Hand {}", "wardrobe": "wardrobe {}", "servant": "servant {}", "take servant": "Take: servant",
+           "took": "Anna takes wardrobe 1 (£200, 2★) in Anna's boutique.", "again": "Take wardrobe 1 again"},
+    "de": {"start": "Tag {} beginnen", "number": "Zahlenplättchen von {}", "visits": "{} besucht", "passes": "{} passt", "keep": "Behalten",
+           "hand": "Garderobe 2 (£100, 3★) geben an", "wardrobe": "Garderobe {}", "servant": "Dienstmädchen {}", "take servant": "Nehmen: Dienstmädchen",
+           "took": "Anna nimmt Garderobe 1 (£200, 2★) in der Boutique von Anna.", "again": "Garderobe 1 wieder nehmen"},
+}
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_ladies_and_gentlemen_day_on_six_phones_says_who_acts_and_takes_only_taps(server: str, browser: Browser, language: str) -> None:
+    w, lg = WORDS[language], LG[language]
+    seats = ["Anna", "Ben", "Cem", "Dora", "Emil"]  # teams Anna–Ben, Cem–Dora; Emil the courtesan
+    host, phones = new_table(browser, server, "ladies-and-gentlemen", seats, tuple(seats))
+    anna, ben, cem, dora, emil = (phones[name] for name in seats)
+    host.get_by_role("link", name="To the table").click()
+    for page in (host, *phones.values()):
+        speak(page, language, server)
+    taps = Taps()
+    word = w["waiting"]
+
+    taps.move("day", host, host.get_by_role("button", name=lg["start"].format(1)))
+    # The morning: both gentlemen are waited for, each told it is his turn.
+    at(anna, 1)
+    expect(bar(anna)).to_have_text(word.format("Ben, Dora"))
+    expect(bar(ben)).to_have_text("▶ " + w["your turn"])
+    taps.move("number", ben, ben.locator("form", has_text=lg["number"].format("Ben")).get_by_role("button", name="1", exact=True))
+    taps.move("number", dora, dora.locator("form", has_text=lg["number"].format("Dora")).get_by_role("button", name="2", exact=True))
+    # The afternoon: the shoppers choose, each with one tap.
+    at(anna, 3)
+    expect(bar(ben)).to_have_text(word.format("Anna, Cem, Emil"))
+    taps.move("visit", anna, anna.locator("form", has_text=lg["visits"].format("Anna")).get_by_role("button", name="Anna"))
+    taps.move("visit", cem, cem.locator("form", has_text=lg["visits"].format("Cem")).get_by_role("button", name="Anna"))
+    taps.move("visit", emil, emil.locator("form", has_text=lg["visits"].format("Emil")).get_by_role("button", name="Cem"))
+
+    # Shopping: Anna goes first in her shared boutique, Emil shops alone in Cem's.
+    at(cem, 6)
+    expect(bar(cem)).to_have_text(word.format("Anna, Emil"))
+    expect(bar(anna)).to_have_text("▶ " + w["your turn"])
+    expect(bar(emil)).to_have_text("▶ " + w["your turn"])
+    take = anna.locator("form").filter(has=anna.locator("input[value=take]")).last
+    taps.move("take (new card)", anna, take.get_by_role("radiogroup", name=w["price"]).get_by_text("£200", exact=True),
+              take.get_by_text("2★", exact=True), take.get_by_role("button", name=w["take"]))
+    expect(anna.locator(".news")).to_have_text(lg["took"])
+    expect(cem.locator(".news")).to_have_text(lg["took"])
+    at(cem, 7)
+    expect(bar(cem)).to_have_text("▶ " + w["your turn"])
+    taps.move("pass", cem, cem.get_by_role("button", name=lg["passes"].format("Cem")))
+    taps.move("pass", anna, anna.get_by_role("button", name=lg["passes"].format("Anna")))
+    at(ben, 9)
+    expect(ben.locator("#table")).not_to_contain_text("turn: Cem")
+    # Only Emil is left, alone in a boutique: she need not pass, so the gentlemen may begin.
+    expect(bar(ben)).to_have_text("▶ " + w["your turn"])
+    expect(bar(anna)).to_have_text(word.format("Emil, Ben, Dora"))
+    emil_take = emil.locator("form").filter(has=emil.locator("input[value=take]")).last
+    taps.move("take (new card)", emil, emil_take.get_by_role("radiogroup", name=w["price"]).get_by_text("£100", exact=True),
+              emil_take.get_by_text("3★", exact=True), emil_take.get_by_role("button", name=w["take"]))
+    emil_take = emil.locator("form").filter(has=emil.locator("input[value=take]")).last
+    taps.move("take (new card)", emil, emil_take.get_by_role("radiogroup", name=w["price"]).get_by_text("£300", exact=True),
+              emil_take.get_by_text("4★", exact=True), emil_take.get_by_role("button", name=lg["take servant"]))
+
+    # The evening: the courtesan hands on her cards; the gentlemen settle, each move asking first.
+    taps.move("give", emil, emil.locator("form", has_text=lg["wardrobe"].format(2)).get_by_role("button", name="Ben"))
+    taps.move("give", emil, emil.locator("form", has_text=lg["servant"].format(1)).get_by_role("button", name="Dora"))
+    at(ben, 13)
+    for card in (1, 2):
+        taps.move("bill", ben, ben.locator("form", has_text=lg["wardrobe"].format(card)).get_by_role("button", name=w["return"], exact=True), confirm=True)
+    taps.move("done", ben, ben.get_by_role("button", name=w["done tonight"]), confirm=True)
+    at(dora, 16)
+    taps.move("bill", dora, dora.locator("form", has_text=lg["servant"].format(1)).get_by_role("button", name=w["return"], exact=True), confirm=True)
+    expect(bar(anna)).to_have_text(w["turn"].format("Dora"))
+    taps.move("done", dora, dora.get_by_role("button", name=w["done tonight"]), confirm=True)
+    at(emil, 18)
+    expect(bar(emil)).not_to_contain_text(w["your turn"])
+    taps.move("keep", emil, emil.get_by_label(lg["servant"].format(1)), emil.get_by_role("button", name=lg["keep"], exact=True))
+
+    # Day 2: Anna shops alone in her boutique; the card returned under its deck is offered again.
+    taps.move("day", host, host.get_by_role("button", name=lg["start"].format(2)))
+    taps.move("number", ben, ben.locator("form", has_text=lg["number"].format("Ben")).get_by_role("button", name="1", exact=True))
+    taps.move("number", dora, dora.locator("form", has_text=lg["number"].format("Dora")).get_by_role("button", name="2", exact=True))
+    taps.move("visit", anna, anna.locator("form", has_text=lg["visits"].format("Anna")).get_by_role("button", name="Anna"))
+    taps.move("visit", cem, cem.locator("form", has_text=lg["visits"].format("Cem")).get_by_role("button", name="Cem"))
+    taps.move("visit", emil, emil.locator("form", has_text=lg["visits"].format("Emil")).get_by_role("button", name="Cem"))
+    at(anna, 25)
+    taps.move("take (a card seen before)", anna, anna.get_by_role("button", name=lg["again"]))
+    expect(anna.locator(".news")).to_contain_text(lg["wardrobe"].format(1))
+    assert_phone_friendly(anna)
+    shot(anna, f"lg-day-2-{language}")
+    shot(ben, f"lg-gentleman-{language}")
+    most = taps.save(f"ladies-and-gentlemen-{language}")
+    assert all(count <= 3 for count in most.values()), most
+
+
+def test_a_refusal_stands_at_the_control_that_was_tapped_and_says_what_changed(server: str, browser: Browser) -> None:
+    # Anna's phone misses the news (its live channel held back) while the host logs Emil's
+    # take; Anna then taps her own take: refused, next to her form, naming Emil's move.
+    seats = ["Anna", "Ben", "Cem", "Dora", "Emil"]
+    host, phones = new_table(browser, server, "ladies-and-gentlemen", seats, ("Anna",))
+    anna = phones["Anna"]
+    host.get_by_role("link", name="To the table").click()
+    taps = Taps()
+    taps.move("day", host, host.get_by_role("button", name="Start day 1"))
+    taps.move("number", host, host.locator("form", has_text="Number token of Ben").get_by_role("button", name="1", exact=True))
+    taps.move("number", host, host.locator("form", has_text="Number token of Dora").get_by_role("button", name="2", exact=True))
+    for shopper, boutique in (("Anna", "Anna"), ("Cem", "Cem"), ("Emil", "Cem")):
+        taps.move("visit", host, host.locator("form", has_text=f"{shopper} visits").get_by_role("button", name=boutique))
+    at(anna, 6)
+    anna.route("**/live?**", lambda route: None)  # the phone hears nothing more
+    anna.wait_for_timeout(200)
+    emil = host.locator("form").filter(has=host.locator("input[name=seat][value='4']")).filter(has=host.locator("input[value=take]")).last
+    taps.move("take", host, emil.get_by_role("radiogroup", name="Price").get_by_text("£100", exact=True), emil.get_by_text("1★", exact=True),
+              emil.get_by_role("button", name="Take: wardrobe"))
+    form = anna.locator("form").filter(has=anna.locator("input[value=take]")).last
+    form.get_by_role("radiogroup", name="Price").get_by_text("£500", exact=True).click()
+    form.get_by_text("3★", exact=True).click()
+    form.get_by_role("button", name="Take: wardrobe").click()
+    refusal = anna.locator(".flash[role=alert]")
+    expect(refusal).to_contain_text("The table changed meanwhile: #7 Emil take card: wardrobe 1 (wardrobe, £100, 1★)")
+    expect(refusal).to_be_in_viewport()
+    # It stands right after the form Anna tapped, which has her input back.
+    assert refusal.evaluate("e => e.previousElementSibling.querySelector('input[value=take]') !== null")
+    assert refusal.evaluate("e => e.previousElementSibling.querySelector('input[name=\"card.price\"][value=\"500\"]').checked")
+    shot(anna, "refusal-at-the-control")

@@ -704,7 +704,10 @@ class LadiesAndGentlemen(Game[State]):
         afternoon, whose turn it is in each boutique until its shoppers have passed, then
         gentlemen not done with their bills and a courtesan with cards to hand on. The host's day and Ball are not a player's turn."""
         if phase == "morning":
-            return [g for g in state.gentlemen if g not in state.numbers]
+            numbers_missing = [g for g in state.gentlemen if g not in state.numbers]
+            if numbers_missing:
+                return numbers_missing
+            phase = "afternoon"  # every number is in: the shoppers choose their boutiques
         if phase == "afternoon":
             return [s for s in state.shoppers if s not in state.visits]
         if phase == "shopping":

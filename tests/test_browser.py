@@ -256,6 +256,25 @@ def test_every_results_page_fits_a_phone_without_breaking_words(server: str, bro
     context.close()
 
 
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_no_serious_accessibility_violation_on_any_samples_pages(server: str, browser: Browser, imported: dict[str, str], language: str) -> None:
+    # axe-core (the axe-playwright-python wheel's copy, nothing downloaded) over the table,
+    # the history and the scores of every sample, as a spectator would open them.
+    from axe_playwright_python.sync_playwright import Axe
+
+    axe = Axe()
+    context = phone(browser)
+    context.add_cookies([{"name": "lang", "value": language, "url": server}])
+    page = context.new_page()
+    found = []
+    for name, game_id in imported.items():
+        for path in (f"/g/{game_id}", f"/g/{game_id}/history", f"/g/{game_id}/result"):
+            page.goto(f"{server}{path}")
+            violations = axe.run(page).response["violations"]
+            found += [(name, path, v["id"], v["impact"], [n["html"][:120] for n in v["nodes"]][:3]) for v in violations if v["impact"] in ("serious", "critical")]
+    assert found == []
+
+
 def test_a_live_update_never_wipes_what_a_player_is_typing(server: str, browser: Browser) -> None:
     host, phones = new_table(browser, server, "karriere-poker", ["Anna", "Ben", "Cem", "Dora"], ("Anna",))
     anna = phones["Anna"]

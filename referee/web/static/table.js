@@ -14,7 +14,8 @@
     var form = field.form;
     if (!form || !field.name) return null;
     var part = function (name) { var input = form.querySelector("[name='" + name + "']"); return input ? input.value : ""; };
-    return [part("type"), part("seat"), part("boutique"), field.name].join("|");
+    // A tapped chip and a typed field may share a name ("card.price"): each keeps its own value.
+    return [part("type"), part("seat"), part("boutique"), field.name, choice(field) ? "chip" : "typed"].join("|");
   }
   function fields(root) {
     return root ? Array.prototype.slice.call(root.querySelectorAll("input:not([type=hidden]), select, textarea")) : [];
@@ -88,7 +89,7 @@
       if (!(k in values) && !isFocused) return;
       if (k in values) restore(field, values[k]);
       var details = field.closest("details");
-      if (details) details.open = true;
+      if (details && k in values && String(values[k])) details.open = true;
       if (isFocused && !choice(field)) {
         field.focus();
         try { field.setSelectionRange(focused.start, focused.end); } catch (e) { /* not a text field */ }

@@ -186,8 +186,14 @@
   document.addEventListener("htmx:afterSwap", function (event) {
     if (event.detail && event.detail.target && (event.detail.target.id === "table" || event.detail.elt.id === "table")) live();
   });
-  window.addEventListener("offline", reconnecting);
-  window.addEventListener("online", function () { pause = 1000; retryLater(); });
+  // A poll under way when the phone goes offline may hang on a dead connection: drop it,
+  // and ask afresh as soon as the phone is back.
+  window.addEventListener("offline", function () {
+    var table = document.getElementById("table");
+    if (table && window.htmx) window.htmx.trigger(table, "htmx:abort");
+    reconnecting();
+  });
+  window.addEventListener("online", function () { pause = 250; retryLater(); });
 
   // The screen stays on at the table (Screen Wake Lock API), asked again whenever the page
   // comes back into view; a box turns it off, and the choice is kept. Nothing breaks where

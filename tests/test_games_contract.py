@@ -125,3 +125,18 @@ def test_a_void_replayed_from_a_snapshot_agrees_with_full_replay(path: Path, sto
     assert cold.fold(game) == appended.fold
     for seq in range(1, len(record.events) + 1):  # History: the table as it stood, from snapshots
         assert cold.fold_at(game, seq) == replay(record.header, record.events[:seq]), f"seq {seq}"
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.stem)
+def test_every_view_names_who_the_table_waits_for(path: Path) -> None:
+    # After every event of every sample, `to_act` lists seat names (none twice), and nobody
+    # is waited for once the game is over. (Who exactly: each game's own tests.)
+    record = read_record(path.read_text(encoding="utf-8"))
+    names = list(record.header.seats)
+    for upto in range(len(record.events) + 1):
+        fold = replay(record.header, record.events[:upto])
+        view = fold.game.view(fold.state, None, fold.outcome)
+        waiting = view["to_act"]
+        assert isinstance(waiting, list) and len(set(waiting)) == len(waiting) and set(waiting) <= set(names), (upto, waiting)
+        if fold.outcome is not None:
+            assert waiting == [], upto

@@ -496,3 +496,20 @@ def test_view_shows_whose_turn_and_only_the_seats_own_hand() -> None:
 def test_finish_game_helper_reaches_any_order() -> None:
     state = kp(deal(DORA)).state
     assert finish_game(state, [DORA, CEM, BEN, ANNA])[-1]["type"] == "play"
+
+
+def test_the_view_waits_for_the_givers_of_missing_exchanges_then_for_whose_turn_it_is() -> None:
+    # After game 1 and the deal, every player of a pair still has to give; once the four
+    # exchanges are in, the table waits for the Boss, who leads.
+    def waiting(*bodies: dict[str, Any]) -> list[str]:
+        fold = kp(*bodies)
+        assert flags(fold) == {}
+        return fold.game.view(fold.state, None)["to_act"]
+
+    assert waiting() == []  # the deal is the table's
+    givers = waiting(*GAME_1, deal())
+    assert sorted(givers) == ["Anna", "Ben", "Cem", "Dora"]
+    after_one = waiting(*GAME_1, deal(), GAME_2_EXCHANGES[0])
+    assert len(after_one) == 3 and GAME_2_EXCHANGES[0]["seat"] not in [["Anna", "Ben", "Cem", "Dora"].index(n) for n in after_one]
+    fold = kp(*GAME_1, deal(), *GAME_2_EXCHANGES)
+    assert fold.game.view(fold.state, None)["to_act"] == [fold.game.view(fold.state, None)["turn"]]

@@ -316,3 +316,29 @@ def test_random_legal_games_are_never_flagged_and_money_never_goes_negative(seed
     fold = replay(header, events(header, *[{k: v for k, v in e.items() if k != "seq"} for e in body]))
     assert fold.violations == () and fold.outcome is not None
     assert min(fold.state.money.values()) >= 0
+
+
+def test_the_view_names_everyone_the_table_waits_for_through_a_day() -> None:
+    # Five players: the gentlemen's numbers, then the shoppers' visits; in Anna's shared
+    # boutique Anna (Ben is number 1) before Cem; Emil shops alone in Cem's. Once Anna and
+    # Cem have passed only Emil is left, alone: she need not pass, so the gentlemen are
+    # waited for too. In the evening: the gentlemen not done.
+    def waiting(*bodies: dict[str, Any]) -> list[str]:
+        fold = play_out(FIVE, *bodies)
+        assert flags(fold) == {}, flags(fold)
+        return fold.game.view(fold.state, None)["to_act"]
+
+    assert waiting(ev("day", n=1)) == ["Ben", "Dora"]
+    assert waiting(*morning(1)) == ["Anna", "Cem", "Emil"]
+    shopping = [*morning(1), *visits(anna="team-0", cem="team-0", emil="team-2")]
+    assert waiting(*shopping) == ["Anna", "Emil"]
+    assert waiting(*shopping, take(ANNA, "team-0", "hat")) == ["Cem", "Emil"]
+    passed = [*shopping, ev("pass", ANNA, boutique="team-0"), ev("pass", CEM, boutique="team-0")]
+    assert waiting(*passed) == ["Emil", "Ben", "Dora"]
+    fold = play_out(FIVE, *passed)
+    assert fold.game.view(fold.state, None)["boutiques"]["team-0"]["turn"] is None  # both passed: nobody's turn there
+    taken = [*passed, take(EMIL, "team-2", "fan")]
+    assert waiting(*taken) == ["Emil", "Ben", "Dora"]
+    evening = [*taken, ev("give", EMIL, card="fan", to=BEN)]
+    assert waiting(*evening) == ["Ben", "Dora"]
+    assert waiting(*evening, ev("done", DORA)) == ["Ben"]

@@ -344,3 +344,21 @@ def test_the_host_sees_claimed_seats_and_can_free_one(client: FlaskClient, app: 
     # Ben's old phone is a spectator now; a new phone can take the seat.
     assert "You are watching" in phone.get(f"/g/{game_id}").get_data(as_text=True)
     assert app.test_client().post(f"/g/{game_id}/seats/1", data={"code": code}).status_code == 302
+
+
+def test_results_say_no_empty_brackets_no_gifts_without_a_courtesan_and_a_tie_decided_by_money(client: FlaskClient) -> None:
+    # Ladies & Gentlemen with four players: no courtesan, so no gifts; the gentlemen have no
+    # elegance of their own, so no "Ben ()" in the ranking.
+    page = client.get(f"/g/{import_sample(client, 'ladies-and-gentlemen-4-players')}/result").get_data(as_text=True)
+    assert "Gifts" not in page and "()" not in page
+    # With the courtesan the gifts are there.
+    assert "<th>Gifts</th>" in client.get(f"/g/{import_sample(client, 'ladies-and-gentlemen-5-players-courtesan-wins')}/result").get_data(as_text=True)
+    # Senators, 4 players: Anna and Dora both end with 11 senators; Anna has 5 money, Dora 1.
+    senators = import_sample(client, "senators-4-players-flags")
+    tie = "Anna and Dora have 11 senators each: Anna wins with more money (5 to 1)."
+    assert tie in client.get(f"/g/{senators}/result").get_data(as_text=True)
+    client.get("/lang/de")
+    assert "Anna und Dora haben je 11 Senatoren: Anna gewinnt mit mehr Geld (5 zu 1)." in client.get(f"/g/{senators}/result").get_data(as_text=True)
+    ball = client.get(f"/g/{import_sample(client, 'ladies-and-gentlemen-5-players-courtesan-wins')}/result").get_data(as_text=True)
+    # Emil, the courtesan, 21 elegance (Anna 14, Cem 20), wins with Ben, who gave her 5 stars.
+    assert "Emil, die Kurtisane, ist die Eleganteste auf dem Ball (21) und gewinnt mit Ben" in ball and "(5 Sterne)" in ball

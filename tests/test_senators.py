@@ -336,3 +336,29 @@ def test_random_legal_games_are_never_flagged_and_money_never_goes_negative(seed
     assert fold.violations == () and fold.outcome is not None
     for turn in report(fold)["result"]["turns"]:
         assert min(turn["money"].values()) >= 0
+
+
+def test_the_view_names_who_the_table_waits_for_at_every_step_of_a_turn() -> None:
+    # Anna is the active player, but the table waits for Ben's bid, then Cem's; then Anna
+    # decides; then nobody (the host draws the next event card). Ben blackmails next: Anna
+    # answers his demand. Cem cashes in: Anna, then Ben join or pass, then Cem cashes in.
+    def waiting(*bodies: dict[str, Any]) -> list[str]:
+        fold = game(*bodies)
+        assert flags(fold) == {}, flags(fold)
+        return fold.game.view(fold.state, None)["to_act"]
+
+    assert waiting() == []
+    assert waiting(EVENT) == ["Anna"]
+    assert waiting(*AUCTION[:2]) == ["Ben"]
+    assert waiting(*AUCTION[:3]) == ["Cem"]
+    assert waiting(*AUCTION) == ["Anna"]
+    done = [*AUCTION, ev("decide", ANNA, card="red-3", choice="sell"), ev("decide", ANNA, card="blue-7", choice="buy")]
+    assert waiting(*done) == []
+    blackmail = [*done, EVENT, ev("blackmail", BEN)]
+    assert waiting(*blackmail) == ["Ben"]
+    assert waiting(*blackmail, ev("demand", BEN, target=ANNA, card="blue-7", price=2)) == ["Anna"]
+    cash_in = [*blackmail, EVENT, ev("cash-in", CEM)]
+    assert waiting(*cash_in) == ["Anna"]
+    assert waiting(*cash_in, ev("join", ANNA, choice="pass")) == ["Ben"]
+    assert waiting(*cash_in, ev("join", ANNA, choice="pass"), ev("join", BEN, choice="pay")) == ["Ben"]  # Ben cashes in first
+    assert waiting(*cash_in, ev("join", ANNA, choice="pass"), ev("join", BEN, choice="pass")) == ["Cem"]

@@ -731,14 +731,15 @@ class Senators(Game[State]):
     def _to_act(state: State) -> list[int]:
         """Who the table waits for now: the active player, or the bidder, the target of a
         demand, the player to join or the one cashing in. Nobody while the table draws the
-        event card (the host logs it)."""
+        event card (the host logs it), except after a blackmail, which has no closing event:
+        the blackmailer may still demand."""
         action = state.action
+        if isinstance(action, Blackmail):  # the target of a demand; else the blackmailer, who may demand more
+            return [action.pending[0]] if action.pending else [state.active]
         if not state.started or (state.action_done and not (isinstance(action, CashIn) and action.casher is not None)):
             return []
         if isinstance(action, Auction) and action.bidders:
             return [action.bidders[0]]
-        if isinstance(action, Blackmail) and action.pending:
-            return [action.pending[0]]
         if isinstance(action, CashIn):
             return [action.casher if action.casher is not None else action.queue[0] if action.queue else state.active]
         return [state.active]

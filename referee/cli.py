@@ -82,7 +82,7 @@ def replay(file: str, as_json: bool, upto: int | None) -> None:
     """
     record = read_or_exit(file)
     fold = replay_record(record.header, record.events, upto)
-    shown = report(fold)
+    shown = report(fold, events=record.events)
     if as_json:
         click.echo(json.dumps(shown, ensure_ascii=False))
     else:

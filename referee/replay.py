@@ -300,11 +300,27 @@ def is_valid_void(fold_before: Fold, event: Mapping[str, Any]) -> bool:
     return event["type"] == "void" and void_error(event, fold_before.void_seqs) is None
 
 
-def report(fold: Fold, event_count: int | None = None, sight: Sight = EVERYTHING) -> dict[str, Any]:
+def applied_events(fold: Fold, events: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The game's own events that the fold took in: neither flagged nor withdrawn, up to its seq."""
+    skipped = {seq for seq, _ in fold.violations} | {w.seq for w in fold.withdrawn}
+    return [e for e in events if e["seq"] <= fold.seq and e["seq"] not in skipped and e["type"] not in TABLE_EVENTS]
+
+
+def explain(fold: Fold, events: Iterable[Mapping[str, Any]], sight: Sight = EVERYTHING) -> dict[str, list[dict[str, Any]]] | None:
+    """Why each player has his score (`Game.explain`), or None where this reader is shown no result."""
+    if result_hidden(fold, sight):
+        return None
+    return fold.game.explain(fold.known_state(sight), applied_events(fold, events))
+
+
+def report(fold: Fold, event_count: int | None = None, sight: Sight = EVERYTHING,
+           events: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:
     """The CLI's `--json` object (DESIGN.md), also served by the API, as `sight` may read it:
     flags it may not read are left out (a withdrawn one keeps its seq and void, with no
-    rule), and the state and result are worked out from what it may know."""
+    rule), and the state and result are worked out from what it may know. With the
+    record's `events`, it also says why each player has his score (`explain`)."""
     result = None if result_hidden(fold, sight) else fold.result(sight)
+    told = {} if events is None else {"explain": explain(fold, events, sight)}
     return {
         "game": fold.header.game,
         "events": fold.seq if event_count is None else event_count,
@@ -321,6 +337,7 @@ def report(fold: Fold, event_count: int | None = None, sight: Sight = EVERYTHING
         "scores": None if result is None else result.scores,
         "ranking": None if result is None else result.ranking,
         "result": None if result is None else result.detail,
+        **told,
     }
 
 

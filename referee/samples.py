@@ -215,7 +215,7 @@ def write_samples(folder: Path) -> list[Path]:
         events = read_record(write_record(header, built)).events  # canonical key order, checked
         record = folder / f"{name}.jsonl"
         record.write_text(write_record(header, events), encoding="utf-8")
-        expected = report(replay(header, events))
+        expected = report(replay(header, events), events=events)
         (folder / f"{name}.expected.json").write_text(
             json.dumps(expected, ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
         )

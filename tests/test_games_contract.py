@@ -30,7 +30,7 @@ def test_every_game_has_sample_records() -> None:
 def test_sample_record_replays_to_its_expected_output(path: Path) -> None:
     record = read_record(path.read_text(encoding="utf-8"))
     expected = json.loads(path.with_suffix("").with_suffix(".expected.json").read_text(encoding="utf-8"))
-    assert report(replay(record.header, record.events)) == expected
+    assert report(replay(record.header, record.events), events=record.events) == expected
 
 
 @pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.stem)

@@ -192,6 +192,13 @@ class Game(Generic[S]):
         """
         raise NotImplementedError
 
+    def explain(self, state: S, applied: Sequence[Event]) -> dict[str, list[dict[str, Any]]]:
+        """Why each player has his score: per name, items {points, why, seqs} whose points add
+        up exactly to `result(state).scores[name]`; `applied` are the events folded into
+        `state`, in order, each with its seq (flagged and withdrawn ones left out). {} for a
+        game without points."""
+        return {}
+
     def apply(self, state: S, event: Event) -> S | Violation:
         """The state after a legal event, or the first rule (in spec order) it breaks."""
         broken = self.first_broken(state, event)

@@ -348,6 +348,9 @@ class EmployeeOfTheMonth(Game[State]):
             "holdings": holdings,
         }
 
+    def explain(self, state: State, applied: Sequence[Event]) -> dict[str, list[dict[str, Any]]]:
+        return explain_majority(state, applied)
+
     def result(self, state: State, outcome: Outcome | None = None) -> Result:
         table = majority_table(state.won, state.fewest_needs_one)
         names = state.names
@@ -366,6 +369,36 @@ class EmployeeOfTheMonth(Game[State]):
             ],
         }
         return Result(scores, ranking_by_score(scores), detail)
+
+
+def explain_majority(state: State, applied: Sequence[Event]) -> dict[str, list[dict[str, Any]]]:
+    """Each plus card, then each majority-table line that gave or took points. The seqs are
+    the events that revealed the prizes of the auctions the player won."""
+    names = state.names
+    prize_seqs = [e["seq"] for e in applied if e["type"] in ("start", "reveal")]  # auction k's prize: the k-th
+    won_at: dict[int, list[Auction]] = {s: [] for s in range(len(names))}
+    for auction in state.auctions:
+        if auction.winner is not None:
+            won_at[auction.winner].append(auction)
+
+    def seqs_of(auctions: Sequence[Auction]) -> list[int]:
+        return [prize_seqs[a.number - 1] for a in auctions if a.number <= len(prize_seqs)]
+
+    items: dict[str, list[dict[str, Any]]] = {}
+    for seat, row in enumerate(majority_table(state.won, state.fewest_needs_one)):
+        mine = won_at[seat]
+        listed = [{"points": kind_and_value(a.points)[1], "why": f"plus {kind_and_value(a.points)[1]} won in auction {a.number}", "seqs": seqs_of([a])}
+                  for a in mine if kind_and_value(a.points)[0] == "plus"]
+        popular = [a for a in mine if kind_and_value(a.points)[0] == "popularity"]
+        for kind in ("colleague", "boss"):
+            if row[f"{kind}_popularity"]:
+                listed.append({"points": row[f"{kind}_popularity"], "why": f"fewest {kind} favours ({row[kind]}): popularity {row['popularity']} counts for him",
+                               "seqs": seqs_of(popular)})
+            if row[f"{kind}_distrust"]:
+                listed.append({"points": row[f"{kind}_distrust"], "why": f"most {kind} favours ({row[kind]}): distrust {row['distrust']} counts against him",
+                               "seqs": seqs_of(mine)})
+        items[names[seat]] = listed
+    return items
 
 
 def majority_table(won: Sequence[Won], fewest_needs_one: bool) -> list[dict[str, Any]]:

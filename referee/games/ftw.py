@@ -392,6 +392,20 @@ class Ftw(Game[State]):
             view["known"] = sorted(state.known(seat))
         return view
 
+    def explain(self, state: State, applied: Sequence[Event]) -> dict[str, list[dict[str, Any]]]:
+        """FTW?!: each round's score from the hand its player revealed."""
+        names = state.names
+        items: dict[str, list[dict[str, Any]]] = {n: [] for n in names}
+        reveals = [e for e in applied if e["type"] == "reveal"]
+        for number, sheet in enumerate(state.sheet):
+            this_round = reveals[number * state.seat_count:(number + 1) * state.seat_count]
+            for event in this_round:
+                cards = event["cards"]
+                best, rest = (max(cards), sum(cards) - max(cards)) if cards else (0, 0)
+                why = f"round {number + 1}: highest card {best} minus the others {rest}" + (", at least 0" if best < rest else "")
+                items[names[event["seat"]]].append({"points": sheet[event["seat"]], "why": why, "seqs": [event["seq"]]})
+        return items
+
     def _totals(self, state: State) -> dict[str, int]:
         return {name: sum(scores[s] for scores in state.sheet) for s, name in enumerate(state.names)}
 

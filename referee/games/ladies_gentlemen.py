@@ -768,6 +768,22 @@ class LadiesAndGentlemen(Game[State]):
                 "from": state.names[card.shopper] if card.shopper >= 0 else None,
                 "courtesan": card.shopper == state.courtesan and state.courtesan is not None}
 
+    def explain(self, state: State, applied: Sequence[Event]) -> dict[str, list[dict[str, Any]]]:
+        """The Ball: the elegance the table entered, less 1 for each gossip card still held."""
+        if not state.over or None in state.money.values():
+            return {}
+        names = state.names
+        items: dict[str, list[dict[str, Any]]] = {}
+        for event in applied:
+            if event["type"] == "ball":
+                items[names[event["seat"]]] = [{"points": event["elegance"], "why": "elegance entered at the Ball", "seqs": [event["seq"]]}]
+        for shopper in state.shoppers:
+            held = state.gossip_own[shopper] + state.gossip_received[shopper]
+            if held:
+                passed_to = [e["seq"] for e in applied if e["type"] == "gossip" and e["to"] == shopper]
+                items[names[shopper]].append({"points": -held, "why": f"{held} gossip card{'s' if held > 1 else ''} held at the Ball", "seqs": passed_to})
+        return items
+
     def elegance(self, state: State) -> dict[int, int]:
         """Elegance at the Ball after gossip: each gossip card held costs 1."""
         return {s: e - state.gossip_own[s] - state.gossip_received[s] for s, e in state.ball.items()}

@@ -791,6 +791,24 @@ class Senators(Game[State]):
             view["my_sets"] = [{"cards": list(c), "payout": p} for c, p in self.sets_in(own)]
         return view
 
+    def explain(self, state: State, applied: Sequence[Event]) -> dict[str, list[dict[str, Any]]]:
+        """Senators: the 5 at the start, then every senator sold, bought or adjusted."""
+        names = state.names
+        items: dict[str, list[dict[str, Any]]] = {n: [{"points": START_SENATORS, "why": "5 senators at the start", "seqs": []}] for n in names}
+        for event in applied:
+            kind, seq = event["type"], event["seq"]
+            if kind == "sell-senator":
+                item = {"points": -1, "why": f"sold a senator to the bank for {SELL_SENATOR}"}
+            elif kind == "buy-senators":
+                count = event["count"]
+                item = {"points": count, "why": f"bought {count} senator{'s' if count > 1 else ''}" + (" with the consul" if "office" in event else "")}
+            elif kind == "adjust" and event.get("senators"):
+                item = {"points": event["senators"], "why": f"adjusted by the table: {event['reason']}"}
+            else:
+                continue
+            items[names[event["seat"]]].append({**item, "seqs": [seq]})
+        return items
+
     @staticmethod
     def office_cards(state: State) -> list[str]:
         """Every office card of the types in play (a governor per colour)."""

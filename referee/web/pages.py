@@ -45,7 +45,7 @@ from ..access import SPECTATOR, AccessDenied, Caller, SeatTaken, normalise_code
 from ..games import GAMES, find_game
 from ..record import COMMON_EVENTS, FORMAT, MAX_SEQ, RecordError, parse_header, read_record
 from ..games.base import Termination
-from ..replay import CORE_RULES, Fold, Sight, flag_json, result_hidden
+from ..replay import CORE_RULES, Fold, Sight, explain, flag_json, result_hidden
 from ..store import Conflict, UnknownGame
 from ..tables import NotOver
 from . import record_download, referee, refusal, sight_of
@@ -585,11 +585,12 @@ def result(game_id: str) -> str:
     hidden = result_hidden(fold, sight)
     outcome = fold.result(sight)
     shown_charts = [] if hidden else charts(fold.header.game, outcome.detail)
+    why = None if hidden else explain(fold, referee().tables.store.events(game_id), sight)
     public = fold.view(None, sight)
     roles = public.get("teams", [])  # Ladies & Gentlemen: each gentleman's lady, the courtesan
     return render_template("result.html", fold=fold, game_id=game_id, result=outcome, hidden=hidden, charts=shown_charts, caller=caller,
                            head=referee().tables.store.head(game_id) if fold.outcome is not None and not hidden else None, sight=sight,
-                           ladies_of={team["gentleman"]: team["lady"] for team in roles}, courtesan=public.get("courtesan"))
+                           ladies_of={team["gentleman"]: team["lady"] for team in roles}, courtesan=public.get("courtesan"), explained=why)
 
 
 def charts(game: str, detail: dict[str, Any]) -> list[tuple[str, str]]:

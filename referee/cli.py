@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from . import bgstats
 from .games import game_names
 from .record import Record, RecordError, read_record, write_record
 from .reference import reference, write_docs
@@ -134,14 +135,21 @@ def import_(file: str, game_id: str | None, db_path: str) -> None:
 @main.command()
 @click.argument("game")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write to this file.")
+@click.option("--format", "as_format", type=click.Choice(["record", "bgstats"]), default="record", show_default=True,
+              help="record: the table-record/1 archive; bgstats: a finished game as a BG Stats play (push-play JSON).")
 @db_option
-def export(game: str, output: str | None, db_path: str) -> None:
-    """Write a stored game as a table record (canonical table-record/1)."""
+def export(game: str, output: str | None, as_format: str, db_path: str) -> None:
+    """Write a stored game as a table record (canonical table-record/1), or as a BG Stats play."""
     store = Store(db_path)
     try:
-        text = write_record(store.header(game), store.events(game))
+        if as_format == "bgstats":
+            events = store.events(game)
+            created = next((row["created_at"] for row in store.games([game])), None)
+            text = json.dumps(bgstats.play(game, replay_record(store.header(game), events), events, created), ensure_ascii=False, indent=1) + "\n"
+        else:
+            text = write_record(store.header(game), store.events(game))
         head_seq, head_hash = store.head(game)
-    except UnknownGame as error:
+    except (UnknownGame, bgstats.NotFinished) as error:
         raise click.ClickException(str(error)) from None
     if output:
         Path(output).write_text(text, encoding="utf-8")

@@ -1,0 +1,68 @@
+"""A finished game as a BG Stats play ("push play" JSON), for groups who keep their plays
+there: who played, scores, ranks, the winners and the starting player.
+
+The table-record stays the archive; this is an export of its result. BG Stats reads the
+fields named here; `playDate` is local time as "YYYY-MM-DD HH:MM:SS".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timezone
+from typing import Any
+
+from .record import Header
+from .replay import Fold
+
+SOURCE = "Table Referee"
+
+
+class NotFinished(ValueError):
+    """Only a finished game is a play."""
+
+
+def when(text: str | None) -> datetime | None:
+    """An ISO 8601 time of the record (`started_at`, an event's `at`), or None."""
+    if not text:
+        return None
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)  # a time without offset: taken as UTC
+
+
+def play(game_id: str, fold: Fold, events: Sequence[Mapping[str, Any]], created_at: str | None = None) -> dict[str, Any]:
+    """The BG Stats play of a finished game (NotFinished otherwise). The play starts at the
+    header's `started_at`, else the first event's `at`, else when the game was stored; its
+    duration runs to the last event's `at`, where events carry one."""
+    if fold.outcome is None:
+        raise NotFinished(f"game {game_id} is not finished: only a finished game is a play")
+    header: Header = fold.header
+    result = fold.result()
+    times = [t for t in (when(e.get("at")) for e in events) if t is not None]
+    start = when(header.started_at) or (times[0] if times else None) or when(created_at)
+    tier_of = {name: rank for rank, tier in enumerate(result.ranking, start=1) for name in tier}
+    first = header.options.get("first", 0) if isinstance(header.options.get("first", 0), int) else 0
+    players = [
+        {
+            "name": name,
+            "sourcePlayerId": f"{game_id}:{seat}",
+            **({"score": result.scores[name]} if name in result.scores else {}),
+            "rank": tier_of.get(name, len(result.ranking) + 1),
+            "winner": tier_of.get(name) == 1,
+            "startPlayer": seat == first,
+        }
+        for seat, name in enumerate(header.seats)
+    ]
+    shown: dict[str, Any] = {
+        "sourceName": SOURCE,
+        "sourcePlayId": game_id,
+        "playDate": start.strftime("%Y-%m-%d %H:%M:%S") if start else None,
+        "comments": "; ".join(part for part in (header.title, fold.outcome.reason) if part),
+        "game": {"name": header.rules.title, "highestWins": True, "noPoints": not result.scores, "sourceGameId": header.game},
+        "players": players,
+    }
+    if start and times and times[-1] >= start:
+        shown["durationMin"] = round((times[-1] - start).total_seconds() / 60)
+    return shown

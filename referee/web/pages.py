@@ -495,13 +495,11 @@ def event_from_form(fold: Fold, form: Any, caller: Caller) -> dict[str, Any]:
             values = [token for value in form.getlist(name) for token in value.replace(",", " ").split()]
             if values or name in ("helpers",):
                 body[name] = [parse_value(read_token(game, name, v)) for v in values]
-        elif name == "target" and form.get("target_card"):  # one tap names the holder and his card: "2:red-7"
-            target, _, card = form["target_card"].partition(":")
-            body["target"], body["card"] = parse_value(target), card
-        elif name == "card" and "card" in body:
-            pass
         elif raw:
             body[name] = parse_value(raw) if isinstance(field, fields.Integer) else read_token(game, name, raw)
+    if form.get("target_card"):  # a Senators demand: one tap names the holder and his card, "2:red-7"
+        target, _, card = form["target_card"].partition(":")
+        body["target"], body["card"] = parse_value(target), card
     body = fold.game.completed(fold.state, body)
     if caller.role != "spectator":
         # A host who plays this seat logs his own move as that seat; any other as the host.

@@ -186,11 +186,25 @@
   document.addEventListener("htmx:afterSwap", function (event) {
     if (event.detail && event.detail.target && (event.detail.target.id === "table" || event.detail.elt.id === "table")) live();
   });
-  // A poll under way when the phone goes offline may hang on a dead connection: drop it,
-  // and ask afresh as soon as the phone is back.
+  // A move on its way is never cut off: the table's poll shares its sync queue (a poll
+  // replaces a poll), so a poll due while a move is in flight is not sent; the move's
+  // answer brings the table, and the next poll with it.
+  var moving = new Set();
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (event.detail.requestConfig && event.detail.requestConfig.verb !== "get") moving.add(event.detail.xhr);
+  });
+  ["htmx:afterRequest", "htmx:sendAbort", "htmx:sendError", "htmx:timeout"].forEach(function (name) {
+    document.addEventListener(name, function (event) { moving.delete(event.detail.xhr); });
+  });
+  document.addEventListener("htmx:confirm", function (event) {
+    if (event.detail.verb === "get" && event.detail.elt && event.detail.elt.id === "table" && moving.size) event.preventDefault();
+  });
+  // A poll under way when the phone goes offline may hang on a dead connection: drop it
+  // (never a move: that one fails by itself and goes to the outbox), and ask afresh as
+  // soon as the phone is back.
   window.addEventListener("offline", function () {
     var table = document.getElementById("table");
-    if (table && window.htmx) window.htmx.trigger(table, "htmx:abort");
+    if (table && window.htmx && !moving.size) window.htmx.trigger(table, "htmx:abort");
     reconnecting();
   });
   window.addEventListener("online", function () { pause = 250; retryLater(); });

@@ -100,6 +100,11 @@ def test_a_senators_round_on_four_phones_says_who_acts_and_takes_only_taps(serve
     for page in (ben, cem, host):
         expect(bar(page)).to_have_text(w["turn"].format("Anna"))
     expect(anna.locator("#table")).to_contain_text(w["money"].format(10))
+    # The host's book-keeping is the host's to void: no seat's phone offers it.
+    void_1 = {"en": "Void event 1", "de": "Ereignis 1 zurückziehen"}[language]
+    expect(host.get_by_role("button", name=void_1)).to_have_count(1)
+    for page in (anna, ben, cem):
+        expect(page.get_by_role("button", name=void_1)).to_have_count(0)
 
     # Anna auctions three revealed cards by tapping them: red-3, blue-7, green-1.
     taps.move("auction (3 cards)", anna, anna.get_by_label(f"{w['red']}-3", exact=True), anna.get_by_label(f"{w['blue']}-7", exact=True),

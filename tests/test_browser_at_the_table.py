@@ -303,7 +303,7 @@ def test_a_refusal_stands_at_the_control_that_was_tapped_and_says_what_changed(s
     form.get_by_text("3★", exact=True).click()
     form.get_by_role("button", name="Take: wardrobe").click()
     refusal = anna.locator(".flash[role=alert]")
-    expect(refusal).to_contain_text("The table changed meanwhile: #7 Emil take boutique: Cem's boutique card: wardrobe 1 (wardrobe, £100, 1★)")
+    expect(refusal).to_have_text("The table changed meanwhile: Emil takes wardrobe 1 (£100, 1★) in Cem's boutique. Check and tap again.")
     expect(refusal).to_be_in_viewport()
     # It stands right after the form Anna tapped, which has her input back.
     assert refusal.evaluate("e => e.previousElementSibling.querySelector('input[value=take]') !== null")

@@ -115,6 +115,39 @@ def ladies_and_gentlemen(detail_of: Detail, view: Mapping[str, Any], last: Event
     return []
 
 
+def senators_move(event: Event, names: Sequence[str]) -> list[str]:
+    """A Senators move in a sentence, as a phone that missed it is told."""
+    kind, name = event["type"], names[event["seat"]] if "seat" in event else ""
+    if kind == "bid":
+        bids = ", ".join(gettext("%(price)s on %(card)s", price=price, card=card_text(card)) for card, price in event["bids"].items())
+        return [gettext("%(name)s bids %(bids)s.", name=name, bids=bids) if bids else gettext("%(name)s does not bid.", name=name)]
+    if kind == "auction":
+        return [gettext("%(name)s auctions %(cards)s.", name=name, cards=", ".join(card_text(c) for c in event["cards"]))]
+    if kind == "decide":
+        said = gettext("%(name)s sells %(card)s.") if event["choice"] == "sell" else gettext("%(name)s buys %(card)s.")
+        return [said % {"name": name, "card": card_text(event["card"])}]
+    if kind == "demand":
+        return [gettext("%(name)s demands %(card)s from %(target)s for %(price)s.", name=name, card=card_text(event["card"]),
+                        target=names[event["target"]], price=event["price"])]
+    if kind == "join":
+        return [gettext("%(name)s pays 5 and cashes in.", name=name) if event["choice"] == "pay" else gettext("%(name)s passes.", name=name)]
+    return []
+
+
+def missed(fold: Fold, view: Mapping[str, Any], event: Event) -> str | None:
+    """One event a phone missed, in a sentence where the game words it (None: it does not)."""
+    names = fold.header.seats
+    if event.get("withheld"):
+        return None
+    if fold.header.game == "ladies-and-gentlemen":
+        said = ladies_and_gentlemen(lambda: {}, view, event, names)
+    elif fold.header.game == "senators":
+        said = senators_move(event, names)
+    else:
+        said = []
+    return " ".join(said) or None
+
+
 TELLERS: dict[str, Callable[[Detail, Mapping[str, Any], Event, Sequence[str]], list[str]]] = {
     "karriere-poker": karriere_poker,
     "employee-of-the-month": employee_of_the_month,

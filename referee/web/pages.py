@@ -51,7 +51,7 @@ from ..tables import NotOver
 from . import record_download, referee, refusal, sight_of
 from .api import event_json
 from .icon import icon_png
-from .news import news
+from .news import missed, news
 from .notation import read_token
 from .words import EOTM_KINDS, ball_verdict, boutique_text, card_text, colour, ending, say, senators_tie
 
@@ -458,11 +458,13 @@ def stale_refusal(game_id: str, fold: Fold, caller: Caller, seen: int) -> str:
     """A tap made against an older table: refused, saying what changed since the phone's
     table (the events logged meanwhile, as this phone may see them, latest three)."""
     sight = sight_of(game_id, fold, caller)
+    view = fold.view(caller.seat, sight)
     meanwhile = [event_json(fold, e, sight) for e in referee().tables.store.events(game_id, after=seen)][-3:]
-    said = [" ".join(Markup(render_template("event.html", event=e, names=fold.header.seats)).striptags().split()) for e in meanwhile]
+    said = [missed(fold, view, e) or " ".join(Markup(render_template("event.html", event=e, names=fold.header.seats, brief=True)).striptags().split())
+            for e in meanwhile]
     if not said:
         return gettext("The table changed — check and tap again.")
-    return gettext("The table changed meanwhile: %(events)s. Check and tap again.", events="; ".join(said))
+    return gettext("The table changed meanwhile: %(events)s Check and tap again.", events=" ".join(s if s.endswith(".") else s + "." for s in said))
 
 
 def event_from_form(fold: Fold, form: Any, caller: Caller) -> dict[str, Any]:

@@ -43,7 +43,7 @@ def play(game_id: str, fold: Fold, events: Sequence[Mapping[str, Any]], created_
     times = [t for t in (when(e.get("at")) for e in events) if t is not None]
     start = when(header.started_at) or (times[0] if times else None) or when(created_at)
     tier_of = {name: rank for rank, tier in enumerate(result.ranking, start=1) for name in tier}
-    first = header.options.get("first", 0) if isinstance(header.options.get("first", 0), int) else 0
+    first = header.options.get("first", 0)  # the games with a starting-player option; seat 0 otherwise
     players = [
         {
             "name": name,

@@ -377,3 +377,14 @@ def test_a_stale_senators_tap_says_what_changed_in_a_sentence(client: FlaskClien
     client.get("/lang/de")
     stale = log(client, game_id, type="bid", seat=2, expected_seq=2, **{"bids.red-3": "5"}).get_data(as_text=True)
     assert "Der Tisch hat sich inzwischen geändert: Ben bietet 4 auf rot-3. Bitte prüfen und erneut tippen." in stale
+
+
+def test_no_bid_sends_no_bid_whatever_price_was_tapped(client: FlaskClient) -> None:
+    # Ben tapped 3 on red-3, then thought better of it and tapped "No bid": he passes.
+    game_id = new_game(client, "senators", ["Anna", "Ben", "Cem"])
+    log(client, game_id, type="event", kind="other")
+    log(client, game_id, type="auction", seat=0, cards="red-3")
+    log(client, game_id, type="bid", seat=1, no_bid="1", **{"bids.red-3": "3"})
+    assert client.get(f"/api/games/{game_id}/events").json["events"][-1]["bids"] == {}
+    log(client, game_id, type="bid", seat=2, **{"bids.red-3": "3"})
+    assert client.get(f"/api/games/{game_id}/events").json["events"][-1]["bids"] == {"red-3": 3}

@@ -387,9 +387,9 @@ def explain_majority(state: State, applied: Sequence[Event]) -> dict[str, list[d
     items: dict[str, list[dict[str, Any]]] = {}
     for seat, row in enumerate(majority_table(state.won, state.fewest_needs_one)):
         mine = won_at[seat]
-        listed = [{"points": kind_and_value(a.points)[1], "why": f"plus {kind_and_value(a.points)[1]} won in auction {a.number}", "seqs": seqs_of([a])}
-                  for a in mine if kind_and_value(a.points)[0] == "plus"]
-        popular = [a for a in mine if kind_and_value(a.points)[0] == "popularity"]
+        points = [(a, *kind_and_value(a.points)) for a in mine]
+        listed = [{"points": value, "why": f"plus {value} won in auction {a.number}", "seqs": seqs_of([a])} for a, kind, value in points if kind == "plus"]
+        popular = [a for a, kind, _ in points if kind == "popularity"]
         for kind in ("colleague", "boss"):
             if row[f"{kind}_popularity"]:
                 listed.append({"points": row[f"{kind}_popularity"], "why": f"fewest {kind} favours ({row[kind]}): popularity {row['popularity']} counts for him",

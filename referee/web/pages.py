@@ -488,9 +488,9 @@ def event_from_form(fold: Fold, form: Any, caller: Caller) -> dict[str, Any]:
             body["cards"] = ["J"] * count if pick == "J" else [pick] * (count - jokers) + ["J"] * jokers
         elif isinstance(field, (fields.Dict, fields.Nested)):  # "bids.red-7" = "4", "card.price" = "300"
             # A tapped chip and a typed field may share a name: the last one filled in counts.
-            # "No bid" (a button named "pass") sends an empty dict whatever was tapped.
+            # "No bid" (a button named "no_bid") sends an empty dict whatever was tapped.
             prefix = name + "."
-            body[name] = {} if form.get("pass") else {
+            body[name] = {} if form.get("no_bid") else {
                 key[len(prefix):]: parse_value(value) for key, value in form.items(multi=True) if key.startswith(prefix) and value.strip()}
         elif isinstance(field, fields.List):
             # Tapped cards (one value each) and typed ones ("red-3 blue-7") together.

@@ -7,29 +7,21 @@ fields named here; `playDate` is local time as "YYYY-MM-DD HH:MM:SS".
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
-from datetime import datetime, timezone
 from typing import Any
+from urllib.parse import quote
 
 from .record import Header
 from .replay import Fold
+from .stats import minutes, span
 
 SOURCE = "Table Referee"
+PUSH_PLAY = "bgstats://app.bgstatsapp.com/createPlay.html?data="
 
 
 class NotFinished(ValueError):
     """Only a finished game is a play."""
-
-
-def when(text: str | None) -> datetime | None:
-    """An ISO 8601 time of the record (`started_at`, an event's `at`), or None."""
-    if not text:
-        return None
-    try:
-        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)  # a time without offset: taken as UTC
 
 
 def play(game_id: str, fold: Fold, events: Sequence[Mapping[str, Any]], created_at: str | None = None) -> dict[str, Any]:
@@ -40,8 +32,7 @@ def play(game_id: str, fold: Fold, events: Sequence[Mapping[str, Any]], created_
         raise NotFinished(f"game {game_id} is not finished: only a finished game is a play")
     header: Header = fold.header
     result = fold.result()
-    times = [t for t in (when(e.get("at")) for e in events) if t is not None]
-    start = when(header.started_at) or (times[0] if times else None) or when(created_at)
+    start, end = span(fold, events, created_at)
     tier_of = {name: rank for rank, tier in enumerate(result.ranking, start=1) for name in tier}
     first = header.options.get("first", 0)  # the games with a starting-player option; seat 0 otherwise
     players = [
@@ -63,6 +54,11 @@ def play(game_id: str, fold: Fold, events: Sequence[Mapping[str, Any]], created_
         "game": {"name": header.rules.title, "highestWins": True, "noPoints": not result.scores, "sourceGameId": header.game},
         "players": players,
     }
-    if start and times and times[-1] >= start:
-        shown["durationMin"] = round((times[-1] - start).total_seconds() / 60)
+    if end is not None:
+        shown["durationMin"] = minutes(start, end)
     return shown
+
+
+def push_link(shown: Mapping[str, Any]) -> str:
+    """The link that opens BG Stats on a phone with this play, for the player to confirm."""
+    return PUSH_PLAY + quote(json.dumps(shown, ensure_ascii=False, separators=(",", ":")), safe="")

@@ -12,10 +12,12 @@ import click
 
 from . import bgstats
 from .games import game_names
+from .groups import GroupError, Groups
 from .record import Record, RecordError, read_record, write_record
 from .reference import reference, write_docs
 from .replay import Fold, report
 from .replay import replay as replay_record
+from .stats import plays_csv, summary
 from .store import Store, UnknownGame
 from .tables import Tables
 
@@ -203,6 +205,159 @@ def games(db_path: str) -> None:
     for row in table:
         cells = [row[0].ljust(widths[0]), row[1].ljust(widths[1]), row[2].rjust(widths[2]), row[3].ljust(widths[3]), row[4]]
         click.echo("  ".join(cells))
+
+
+@main.command()
+@click.option("--group", "group_ref", metavar="GROUP", help="Only this group's games (its id or name), by the group's players.")
+@click.option("--json", "as_json", is_flag=True, help='Print {"games", "players": [{"name", "played", "won", "win_rate", "games", "last"}], "evenings"}.')
+@click.option("--csv", "as_csv", is_flag=True, help="Print one row per player per game, for spreadsheets.")
+@click.option("--rebuild", is_flag=True, help="Write the kept statistics anew from every game's log first.")
+@db_option
+def stats(group_ref: str | None, as_json: bool, as_csv: bool, rebuild: bool, db_path: str) -> None:
+    """Statistics of the finished games: per player games played and won, per game.
+
+    `played` counts the finished games in which a name held a seat, `won` those in which
+    it is in the first tier of the ranking. A game that hides anything counts once the
+    host has revealed it. With --group, seats count for the group's player who sat there
+    (renamed or merged spellings together)."""
+    tables = Tables(existing_store(db_path))
+    if rebuild:
+        counted = tables.plays.rebuild()
+        if not (as_json or as_csv):
+            click.echo(f"rebuilt from the logs: {counted} finished games")
+    if group_ref is None:
+        plays = tables.plays.rows()
+    else:
+        groups = Groups(tables.store)
+        try:
+            plays = groups.plays(tables.plays, groups.find(group_ref))
+        except GroupError as error:
+            raise click.ClickException(str(error)) from None
+    if as_csv:
+        click.echo(plays_csv(plays), nl=False)
+        return
+    shown = summary(plays)
+    if as_json:
+        click.echo(json.dumps(shown, ensure_ascii=False))
+        return
+    click.echo(stats_table(shown))
+
+
+def stats_table(shown: dict[str, Any]) -> str:
+    if not shown["players"]:
+        return "no finished games yet"
+    rows = [("player", "played", "won", "win rate"),
+            *[(p["name"], str(p["played"]), str(p["won"]), f"{p['win_rate']:.0%}") for p in shown["players"]]]
+    widths = [max(len(row[c]) for row in rows) for c in range(4)]
+    lines = ["  ".join([row[0].ljust(widths[0]), *(cell.rjust(w) for cell, w in zip(row[1:], widths[1:]))]) for row in rows]
+    return "\n".join([*lines, f"{shown['games']} finished games, {len(shown['evenings'])} evenings"])
+
+
+def existing_store(db_path: str) -> Store:
+    if db_path != ":memory:" and not Path(db_path).exists():
+        raise click.ClickException(f"no database at {db_path}")
+    return Store(db_path)
+
+
+@main.group()
+def group() -> None:
+    """Groups: the people who play together, their players, and their games as one file."""
+
+
+@group.command("create")
+@click.argument("name")
+@db_option
+def group_create(name: str, db_path: str) -> None:
+    """Make a group and print its id and its members' link path."""
+    groups = Groups(Store(db_path))
+    try:
+        group_id = groups.create(name)
+    except GroupError as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(f"{group_id}  /groups/join/{groups.group(group_id)['code']}")  # type: ignore[index]
+
+
+@group.command("list")
+@db_option
+def group_list(db_path: str) -> None:
+    """Every group of the store: id, name, games, players."""
+    groups = Groups(existing_store(db_path))
+    with groups.store.lock:
+        ids = [row[0] for row in groups.store.db.execute("SELECT id FROM groups ORDER BY created_at").fetchall()]
+    for group_id in ids:
+        found = groups.group(group_id) or {}
+        click.echo(f"{group_id}  {found.get('name')}  {len(groups.games(group_id))} games  "
+                   f"{', '.join(p.name for p in groups.active(group_id))}")
+
+
+@group.command("export")
+@click.argument("group_ref", metavar="GROUP")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write to this file.")
+@db_option
+def group_export(group_ref: str, output: str | None, db_path: str) -> None:
+    """Write a group as one file (table-group/1): its players and its games' records."""
+    groups = Groups(existing_store(db_path))
+    try:
+        text = json.dumps(groups.export(groups.find(group_ref)), ensure_ascii=False, indent=1) + "\n"
+    except GroupError as error:
+        raise click.ClickException(str(error)) from None
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+    else:
+        click.echo(text, nl=False)
+
+
+@group.command("import")
+@click.argument("file")
+@db_option
+def group_import(file: str, db_path: str) -> None:
+    """Store a group's file as a new group (its games, its players and merges); print its id."""
+    try:
+        data = json.loads(read_file(file))
+    except json.JSONDecodeError as error:
+        raise Unreadable(f"{file}: not JSON ({error.msg}, line {error.lineno})") from None
+    tables = Tables(Store(db_path))
+    try:
+        click.echo(Groups(tables.store).import_(data, tables.import_record))
+    except (GroupError, RecordError) as error:
+        raise click.ClickException(f"{file}: {error}") from None
+
+
+@group.command("rename")
+@click.argument("group_ref", metavar="GROUP")
+@click.argument("old")
+@click.argument("new")
+@db_option
+def group_rename(group_ref: str, old: str, new: str, db_path: str) -> None:
+    """Rename a group's player (the records keep the names they were played with)."""
+    with_players(group_ref, db_path, lambda groups, group_id, ids: groups.rename(group_id, ids(old), new))
+
+
+@group.command("merge")
+@click.argument("group_ref", metavar="GROUP")
+@click.argument("spelling")
+@click.argument("into")
+@db_option
+def group_merge(group_ref: str, spelling: str, into: str, db_path: str) -> None:
+    """Count a second spelling's games for the player INTO (the records are not changed)."""
+    with_players(group_ref, db_path, lambda groups, group_id, ids: groups.merge(group_id, ids(spelling), ids(into)))
+
+
+def with_players(group_ref: str, db_path: str, change: Any) -> None:
+    groups = Groups(existing_store(db_path))
+    try:
+        group_id = groups.find(group_ref)
+        by_name = {p.name: p.id for p in groups.players(group_id)}
+
+        def player(name: str) -> int:
+            if name not in by_name:
+                raise GroupError(f"the group has no player {name!r} (it has: {', '.join(by_name)})")
+            return by_name[name]
+
+        change(groups, group_id, player)
+    except GroupError as error:
+        raise click.ClickException(str(error)) from None
+    click.echo("ok")
 
 
 @main.command()

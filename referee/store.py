@@ -204,21 +204,25 @@ class Store:
 
     # --- games -----------------------------------------------------------------------
 
-    def create_game(self, header: Header, game_id: str | None = None, events: Iterable[Mapping[str, Any]] = ()) -> str:
-        """Store a new game's header and, for an import, its checked events, all in one
-        transaction (an import is all or nothing); returns its id."""
+    def create_game(self, header: Header, game_id: str | None = None, events: Iterable[Mapping[str, Any]] = (),
+                    revealed_seq: int | None = None, then: Callable[[str], None] | None = None) -> str:
+        """Store a new game's header and, for an import, its checked events (revealed as of
+        `revealed_seq`), all in one transaction (an import is all or nothing) with
+        `then(id)`; returns its id."""
         game_id = game_id or new_game_id()
         line = canonical(header.to_json())
         root = chain_hash("", line)
         try:
             with self.transaction():
                 self.db.execute(
-                    "INSERT INTO games (id, game, header, hash, created_at, head_seq, head_hash) VALUES (?, ?, ?, ?, ?, 0, ?)",
-                    [game_id, header.game, line, root, now(), root],
+                    "INSERT INTO games (id, game, header, hash, created_at, head_seq, head_hash, revealed_seq) VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
+                    [game_id, header.game, line, root, now(), root, revealed_seq],
                 )
                 head = (0, root)
                 for event in events:
                     head = self._insert(game_id, event, head[1], None, None)
+                if then is not None:
+                    then(game_id)
         except sqlite3.IntegrityError:
             raise RecordError(f"a game with id {game_id!r} exists already") from None
         self._headers[game_id] = header
@@ -301,10 +305,13 @@ class Store:
             row = self.db.execute("SELECT revealed_seq FROM games WHERE id = ?", [game_id]).fetchone()
         return None if row is None or row[0] is None else int(row[0])
 
-    def reveal(self, game_id: str, seq: int) -> int:
-        """Reveal the game's secrets as of seq `seq`; a reveal is final, so an earlier one stays."""
+    def reveal(self, game_id: str, seq: int, then: Callable[[], None] | None = None) -> int:
+        """Reveal the game's secrets as of seq `seq`, and `then()` in the same transaction; a
+        reveal is final, so an earlier one stays."""
         with self.transaction():
             self.db.conn.execute("UPDATE games SET revealed_seq = ? WHERE id = ? AND revealed_seq IS NULL", [seq, game_id])
+            if then is not None:
+                then()
         revealed = self.revealed(game_id)
         assert revealed is not None
         return revealed

@@ -39,6 +39,7 @@ from .games.base import Violation
 from .kept import Unreadable, seal, secret_beside, signature, snapshot_key, unseal
 from .record import Header, Record, RecordError, parse_event
 from .replay import Fold, is_valid_void, replay, step, valid_void_targets
+from .stats import Plays
 from .store import Store
 
 
@@ -100,6 +101,7 @@ class Tables:
         self, store: Store, max_waiting: int = 24, max_waiting_per_game: int = 12, snapshot_every: int = 100, secret: str | None = None
     ) -> None:
         self.store = store
+        self.plays = Plays(store)
         self.key = snapshot_key(secret if secret is not None else secret_beside(store.path))
         self.snapshot_every = snapshot_every
         self._folds: dict[str, Fold] = {}
@@ -117,11 +119,10 @@ class Tables:
 
         A finished record is an archive: whoever imports it holds every secret already, so
         it is revealed. An unfinished one (a game to go on with) keeps its secrets."""
-        game_id = self.store.create_game(record.header, game_id, record.events)
-        fold = self.fold(game_id)
-        if fold.outcome is not None:
-            self.store.reveal(game_id, fold.seq)
-        return game_id
+        fold = replay(record.header, record.events)
+        finished = fold.outcome is not None
+        return self.store.create_game(record.header, game_id, record.events, revealed_seq=fold.seq if finished else None,
+                                      then=lambda stored: self.plays.keep(stored, fold, record.events, revealed=finished))
 
     def _game_lock(self, game_id: str) -> threading.RLock:
         lock = self._locks.get(game_id)
@@ -154,6 +155,8 @@ class Tables:
                     fold = step(before, event)
                     taken = [fold] if fold.seq % self.snapshot_every == 0 else []
                 folded.append((fold, taken))
+                if fold.outcome is not None or before.outcome is not None:  # the statistics, with the event
+                    self.plays.keep(game_id, fold, [*self.store.events(game_id), event], self.store.revealed(game_id) is not None)
                 return self._sealed(game_id, event["seq"], answer_json(fold.violation_at(event["seq"]), fold.outcome is not None))
 
             stored = self.store.append(game_id, body, expected_seq, key, judge)
@@ -193,7 +196,8 @@ class Tables:
             fold = self.fold(game_id)
             if fold.outcome is None:
                 raise NotOver("the game is not over: secrets are revealed only at its end")
-            return self.store.reveal(game_id, fold.seq)
+            events = self.store.events(game_id)
+            return self.store.reveal(game_id, fold.seq, then=lambda: self.plays.keep(game_id, fold, events, revealed=True))
 
     def fold(self, game_id: str) -> Fold:
         """The game's current fold: cached, rebuilt from the latest snapshot when the store

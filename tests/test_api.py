@@ -7,6 +7,7 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
+from datetime import datetime
 from typing import Any
 
 import pytest
@@ -142,7 +143,9 @@ def test_an_illegal_move_is_stored_and_answered_with_its_violation(client: Flask
     answer = table.log({"type": "pass", "seat": 0}, table.seats[0])
     assert answer.status_code == 201
     assert answer.json["violation"] == {"rule": "kp.lead.pass", "message": "Anna starts this round and must play, not pass."}
-    assert answer.json["event"] == {"seq": 2, "type": "pass", "seat": 0, "by": 0}
+    logged = answer.json["event"]
+    assert datetime.fromisoformat(logged.pop("at")).tzinfo is not None  # stamped with when it was logged
+    assert logged == {"seq": 2, "type": "pass", "seat": 0, "by": 0}
     assert [e["seq"] for e in table.events()] == [1, 2]
 
 

@@ -20,6 +20,7 @@ import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
+from unittest.mock import patch
 
 import pytest
 from flask import Flask
@@ -36,6 +37,7 @@ ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 
 CSRF = re.compile(r'(X-CSRFToken": "|name="csrf_token" value=")[^"]*')
 Step = tuple[str, Any]
+STOPPED_CLOCK = lambda: "2026-11-26T20:00:00+00:00"  # noqa: E731
 TURN = -1  # a move by whoever's turn it is  # ("secret", None) | ("move", (seat, body)) | ("void", k) | ("read", None)
 
 
@@ -119,7 +121,10 @@ def probe(game: str, steps: list[Step], secret_seat: int, secrets: tuple[dict[st
           folder: Path) -> None:
     app = create_app({"TESTING": True, "DATABASE": str(folder / f"{game}-{RAN[game]}.sqlite3"), "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
                       "LONG_POLL_SECONDS": 0.01})
-    Twins(app, {"game": game, **header}, observer).run(steps, secret_seat, secrets)
+    # The server stamps each event with the time it was logged: the twins' moves are logged
+    # moments apart, so the clock stands still here (a time is public, never a secret).
+    with patch("referee.web.api.now", STOPPED_CLOCK), patch("referee.web.pages.now", STOPPED_CLOCK):
+        Twins(app, {"game": game, **header}, observer).run(steps, secret_seat, secrets)
     RAN[game] += 1  # every sequence so far told the two twins' readers the same: kept for the record
     ARTIFACTS.mkdir(exist_ok=True)
     (ARTIFACTS / "noninterference.json").write_text(json.dumps(dict(RAN), sort_keys=True) + "\n", encoding="utf-8")

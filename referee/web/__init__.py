@@ -7,12 +7,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, abort, current_app, request
+from flask import Flask, Response, abort, current_app, request, session
 from limits import parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
 from ..access import Access, Caller, may_log
+from ..groups import Groups
 from ..record import MAX_SEQ, write_record
 from ..replay import Fold, Sight
 from ..kept import secret_beside
@@ -63,11 +64,34 @@ class Referee:
     tables: Tables
     access: Access
     guesses: GuessLimit
+    groups: Groups
 
 
 def referee() -> Referee:
     extension: Referee = current_app.extensions["referee"]
     return extension
+
+
+MY_GROUPS = "my_groups"  # in the signed session cookie: the groups this browser belongs to
+MY_GROUPS_KEPT = 20
+
+
+def join_group(group_id: str) -> None:
+    """This browser belongs to the group from now on."""
+    session[MY_GROUPS] = [group_id, *[known for known in session.get(MY_GROUPS, []) if known != group_id]][:MY_GROUPS_KEPT]
+
+
+def member_group(group_id: str | None) -> dict[str, Any]:
+    """The group, if this browser belongs to it; 404 otherwise, as for a group that does not
+    exist: nothing of a group is shown outside it, not even that it exists."""
+    group = referee().groups.group(group_id) if group_id in session.get(MY_GROUPS, []) else None
+    if group is None:
+        abort(404, "There is no such group.")
+    return group
+
+
+def my_groups() -> list[dict[str, Any]]:
+    return referee().groups.named(session.get(MY_GROUPS, []))
 
 
 def sight_of(game_id: str, fold: Fold, caller: Caller, at: int | None = None) -> Sight:
@@ -137,12 +161,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_beside(store.path)
     tables = Tables(store, app.config["LONG_POLL_MAX_WAITING"], app.config["LONG_POLL_MAX_PER_GAME"])
-    app.extensions["referee"] = Referee(tables, Access(store), GuessLimit(app.config["JOIN_RATE_LIMIT"]))
+    app.extensions["referee"] = Referee(tables, Access(store), GuessLimit(app.config["JOIN_RATE_LIMIT"]), Groups(store))
 
-    from . import api, pages
+    from . import api, group_pages, pages
 
     app.register_blueprint(api.bp)
     pages.init_app(app)
+    app.register_blueprint(group_pages.bp)
     app.after_request(security_headers)
     return app
 

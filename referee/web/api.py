@@ -14,7 +14,7 @@ from werkzeug.exceptions import HTTPException
 from ..access import AccessDenied, Caller, SeatTaken, visible_event
 from ..record import FORMAT, MAX_SEQ, Header, RecordError, load_json, parse_header, read_record
 from ..replay import Fold, Sight, flag_json, report
-from ..store import Conflict, UnknownGame
+from ..store import Conflict, UnknownGame, now
 from ..tables import NotOver
 from . import record_download, referee, refusal, sight_of
 
@@ -254,6 +254,7 @@ def append_event(game_id: str) -> tuple[Response, int]:
     refused = refusal(game_id, caller, body)
     if refused:
         abort(401 if caller.role == "spectator" else 403, refused)
+    body.setdefault("at", now())  # when it was logged, unless the client says when it happened
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 1 <= len(key) <= 200:
         abort(400, "Idempotency-Key must have 1 to 200 characters")

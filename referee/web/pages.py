@@ -43,17 +43,20 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from ..access import SPECTATOR, AccessDenied, Caller, SeatTaken, normalise_code
 from ..games import GAMES, find_game
+from ..groups import GroupError, clean_name
 from ..record import COMMON_EVENTS, FORMAT, MAX_SEQ, RecordError, parse_header, read_record
 from ..games.base import Termination
 from ..replay import CORE_RULES, Fold, Sight, explain, flag_json, result_hidden
-from ..store import Conflict, UnknownGame
+from ..store import Conflict, UnknownGame, now
 from ..tables import NotOver
-from . import record_download, referee, refusal, sight_of
+from . import MY_GROUPS, member_group, my_groups, record_download, referee, refusal, sight_of
 from .api import event_json
+from ..bgstats import play, push_link
+from ..stats import minutes, span
 from .icon import icon_png
 from .news import missed, news
 from .notation import read_token
-from .words import EOTM_KINDS, ball_verdict, boutique_text, card_text, colour, ending, say, senators_tie
+from .words import EOTM_KINDS, ball_verdict, boutique_text, card_text, colour, duration, ending, say, senators_tie
 
 bp = Blueprint("pages", __name__)
 htmx = HTMX()
@@ -81,7 +84,7 @@ def init_app(app: Flask) -> None:
     babel.init_app(app, locale_selector=choose_language)
     app.register_blueprint(bp)
     app.jinja_env.globals.update(GAMES=GAMES, card_label=card_label, card_text=card_text, say=say, colour_text=colour, boutique_text=boutique_text, senators_tie=senators_tie, ball_verdict=ball_verdict,
-                                 flag_sentence=flag_sentence, end_sentence=end_sentence, get_locale=get_locale, receipt_qr=qr_svg)
+                                 flag_sentence=flag_sentence, end_sentence=end_sentence, get_locale=get_locale, receipt_qr=qr_svg, duration=duration)
     app.jinja_env.filters["say"] = say
 
 
@@ -211,27 +214,34 @@ def my_games() -> list[dict[str, Any]]:
 @bp.get("/")
 def home() -> str:
     """Start a game, join one with a code, or open one of this browser's games."""
-    return render_template("home.html", recent=my_games())
+    return render_template("home.html", recent=my_games(), groups=my_groups())
 
 
 @bp.route("/new", methods=["GET", "POST"])
 def new_game() -> Any:
-    """The form for a new game: which game, the players in seating order, its options."""
+    """The form for a new game: which game, the players in seating order, its options; for a
+    group (`group`), its players are offered for the seats and new names join it."""
     game = request.values.get("game", "karriere-poker")
     if game not in GAMES:
         abort(404, "There is no such game.")
+    group = member_group(request.values["group"]) if request.values.get("group") else None
+    offered = [p.name for p in referee().groups.active(group["id"])] if group else []
     if request.method == "GET":
-        return render_template("new.html", game=find_game(game), names="")
+        return render_template("new.html", game=find_game(game), names="", group=group, offered=offered)
     names = [line.strip() for line in re.split(r"[\n,]", request.form.get("seats", "")) if line.strip()]
     header_json = {"format": FORMAT, "game": game, "seats": names, "options": options_from_form(game, request.form)}
     if request.form.get("title", "").strip():
         header_json["title"] = request.form["title"].strip()
     try:
         header = parse_header(header_json, None)
-    except RecordError as error:
+        for name in names if group else ():
+            clean_name(name)  # a group's player's name: refused before anything is stored
+    except (RecordError, GroupError) as error:
         flash(str(error), "error")
-        return render_template("new.html", game=find_game(game), names="\n".join(names)), 400
+        return render_template("new.html", game=find_game(game), names="\n".join(names), group=group, offered=offered), 400
     game_id = referee().tables.create(header)
+    if group:
+        referee().groups.seat(group["id"], game_id, names)
     _, host_token = referee().access.open_table(game_id)
     return with_token(redirect(url_for("pages.host", game_id=game_id)), game_id, host_token)
 
@@ -296,7 +306,7 @@ def join() -> Any:
     if game_id is None:
         referee().guesses.failed()
         flash(gettext("No game has the code %(code)s.", code=code), "error")
-        return render_template("home.html", recent=my_games()), 404
+        return render_template("home.html", recent=my_games(), groups=my_groups()), 404
     return redirect(url_for("pages.seats", game_id=game_id, code=normalise_code(code)))
 
 
@@ -436,6 +446,7 @@ def log_from(game_id: str, form: Any) -> Any:
     if error is None:
         # The seq the phone's page showed: when the table has moved on, nothing is stored.
         expected = parse_value(form.get("expected_seq") or "")
+        body["at"] = now()
         try:
             appended = referee().tables.append(game_id, body, expected if isinstance(expected, int) else None,
                                                key=caller.idempotency_key(form.get("key") or None))
@@ -585,11 +596,18 @@ def result(game_id: str) -> str:
     hidden = result_hidden(fold, sight)
     outcome = fold.result(sight)
     shown_charts = [] if hidden else charts(fold.header.game, outcome.detail)
-    why = None if hidden else explain(fold, referee().tables.store.events(game_id), sight)
+    store = referee().tables.store
+    events = store.events(game_id)
+    created = store.games([game_id])[0]["created_at"]
+    why = None if hidden else explain(fold, events, sight)
     public = fold.view(None, sight)
     roles = public.get("teams", [])  # Ladies & Gentlemen: each gentleman's lady, the courtesan
-    return render_template("result.html", fold=fold, game_id=game_id, result=outcome, hidden=hidden, charts=shown_charts, caller=caller,
-                           head=referee().tables.store.head(game_id) if fold.outcome is not None and not hidden else None, sight=sight,
+    group_id = referee().groups.group_of(game_id)
+    return render_template("result.html", bgstats=None if hidden or fold.outcome is None else push_link(play(game_id, fold, events, created)),
+                           minutes=None if hidden else minutes(*span(fold, events, created)),
+                           group=group_id if group_id in session.get(MY_GROUPS, []) else None,
+                           fold=fold, game_id=game_id, result=outcome, hidden=hidden, charts=shown_charts, caller=caller,
+                           head=store.head(game_id) if fold.outcome is not None and not hidden else None, sight=sight,
                            ladies_of={team["gentleman"]: team["lady"] for team in roles}, courtesan=public.get("courtesan"), explained=why)
 
 

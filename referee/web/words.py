@@ -123,3 +123,9 @@ def ball_verdict(detail: dict[str, Any], ladies_of: dict[str, str], courtesan: s
     else:
         said.append(gettext("No team is left to win."))
     return " ".join(said)
+
+
+def duration(minutes: int) -> str:
+    """A game's or an evening's length: "1 h 05 min", "1 Std. 05 Min."."""
+    hours, rest = divmod(max(minutes, 0), 60)
+    return gettext("%(hours)d h %(minutes)02d min", hours=hours, minutes=rest) if hours else gettext("%(minutes)d min", minutes=rest)

@@ -4,7 +4,8 @@
 // its <details> open, the focus and the caret. A form the player sends starts afresh,
 // unless it comes back with an error: then what he sent is put back, to correct it.
 // Tap pickers: a button with data-append adds its card to the field data-target names
-// (data-undo takes the last one off), as if the player had typed it.
+// (data-undo takes the last one off), as if the player had typed it; data-line adds a
+// player's name as a line of its own, or takes it off.
 (function () {
   var typed = {};  // field key -> value the player entered (a list for checkboxes)
   var sent = {};   // the same, for the form just sent
@@ -51,6 +52,18 @@
     else tokens.pop();
     field.value = tokens.join(" ");
     field.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+  // A group's player (data-line) is seated next, one line per seat; a second tap unseats him.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("button[data-line]");
+    if (!button) return;
+    var field = document.getElementById(button.getAttribute("data-target"));
+    var name = button.getAttribute("data-line");
+    var lines = field.value.split("\n").map(function (line) { return line.trim(); }).filter(Boolean);
+    var at = lines.indexOf(name);
+    if (at >= 0) lines.splice(at, 1); else lines.push(name);
+    field.value = lines.join("\n");
+    button.setAttribute("aria-pressed", at >= 0 ? "false" : "true");
   });
   // A move that gives something up (sell a senator, pay, defer, return) asks once first.
   document.addEventListener("click", function (event) {

@@ -1,0 +1,255 @@
+"""Groups: the people who play together (a family, a club), kept beside the log.
+
+A group has players who last from game to game. A game started for a group belongs to it,
+and each of its seats to one of the group's players. Records keep the names they were
+played with: renaming a player, or merging two spellings of one person, changes only this
+mapping, never an event or a header. A person may be in several groups (as a player of
+each); a group's members reach it by its link, whose code is long and unguessable (it is
+not read aloud like a table's join code), and nothing of a group is shown to anyone else.
+
+A group's file (`table-group/1`, JSON) holds its name, its players (a merged spelling
+with the player it was merged into) and its games, each as its table record and the
+player of each seat: a group exported and imported again is the same group, its records
+byte for byte.
+"""
+
+from __future__ import annotations
+
+import secrets
+import sqlite3
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .record import RecordError, read_record, write_record
+from .stats import Play, Plays
+from .store import Store, new_game_id, now
+
+GROUP_FORMAT = "table-group/1"
+MAX_NAME = 60
+
+
+class GroupError(ValueError):
+    """A group operation that cannot be done (the message says why); nothing was changed."""
+
+
+@dataclass(frozen=True)
+class Player:
+    id: int
+    name: str
+    merged_into: int | None
+
+
+def clean_name(name: Any) -> str:
+    text = " ".join(str(name or "").split())
+    if not 1 <= len(text) <= MAX_NAME:
+        raise GroupError(f"a player's name has 1 to {MAX_NAME} characters (got {len(text)})")
+    return text
+
+
+class Groups:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        db = store.db
+        with store.lock:
+            db["groups"].create({"id": str, "name": str, "code": str, "created_at": str}, pk="id",
+                                not_null={"name", "code", "created_at"}, if_not_exists=True)
+            db["groups"].create_index(["code"], unique=True, if_not_exists=True)
+            db["group_players"].create({"id": int, "grp": str, "name": str, "merged_into": int}, pk="id",
+                                       not_null={"grp", "name"}, foreign_keys=[("grp", "groups", "id")], if_not_exists=True)
+            db["group_players"].create_index(["grp", "name"], unique=True, if_not_exists=True)
+            db["group_seats"].create({"game": str, "seat": int, "grp": str, "player": int}, pk=("game", "seat"),
+                                     not_null={"grp", "player"}, foreign_keys=[("game", "games", "id"), ("grp", "groups", "id")],
+                                     if_not_exists=True)
+            db["group_seats"].create_index(["grp"], if_not_exists=True)
+
+    def _one(self, sql: str, params: Iterable[Any]) -> Any:
+        with self.store.lock:
+            return self.store.db.execute(sql, list(params)).fetchone()
+
+    # --- groups ------------------------------------------------------------------------
+
+    def create(self, name: str) -> str:
+        """A new group; its id."""
+        group_id, code = new_game_id(), secrets.token_urlsafe(12)
+        with self.store.transaction():
+            self.store.db.conn.execute("INSERT INTO groups (id, name, code, created_at) VALUES (?, ?, ?, ?)",
+                                       [group_id, clean_name(name), code, now()])
+        return group_id
+
+    def group(self, group_id: str) -> dict[str, Any] | None:
+        row = self._one("SELECT id, name, code, created_at FROM groups WHERE id = ?", [group_id])
+        return None if row is None else dict(zip(("id", "name", "code", "created_at"), row))
+
+    def for_code(self, code: str) -> str | None:
+        row = self._one("SELECT id FROM groups WHERE code = ?", [code])
+        return None if row is None else str(row[0])
+
+    def find(self, ref: str) -> str:
+        """A group by its id or its name (the command line); GroupError if none or several."""
+        with self.store.lock:
+            rows = self.store.db.execute("SELECT id FROM groups WHERE id = ? OR name = ?", [ref, ref]).fetchall()
+        if len(rows) != 1:
+            raise GroupError(f"no group {ref!r}" if not rows else f"several groups are called {ref!r}: name one by its id")
+        return str(rows[0][0])
+
+    def named(self, ids: Iterable[str]) -> list[dict[str, Any]]:
+        """These groups (a browser's own), by name."""
+        shown = [group for group in map(self.group, list(ids)[:50]) if group is not None]
+        return sorted(shown, key=lambda g: g["name"].casefold())
+
+    # --- players -----------------------------------------------------------------------
+
+    def players(self, group_id: str) -> list[Player]:
+        with self.store.lock:
+            rows = self.store.db.execute(
+                "SELECT id, name, merged_into FROM group_players WHERE grp = ? ORDER BY name COLLATE NOCASE", [group_id]).fetchall()
+        return [Player(int(i), str(n), None if m is None else int(m)) for i, n, m in rows]
+
+    def active(self, group_id: str) -> list[Player]:
+        """The group's players, merged spellings left out."""
+        return [p for p in self.players(group_id) if p.merged_into is None]
+
+    def _player_ids(self, group_id: str, names: Iterable[str]) -> list[int]:
+        """The players of these names, new names joining the group (a merged spelling stays
+        itself: it counts for its player through the merge). Inside the caller's transaction."""
+        ids = []
+        for name in names:
+            row = self.store.db.conn.execute("SELECT id FROM group_players WHERE grp = ? AND name = ?", [group_id, name]).fetchone()
+            if row is None:
+                row = [self.store.db.conn.execute("INSERT INTO group_players (grp, name) VALUES (?, ?)", [group_id, name]).lastrowid]
+            ids.append(int(row[0]))
+        return ids
+
+    def seat(self, group_id: str, game_id: str, names: list[str]) -> None:
+        """The game belongs to the group; each seat to the player of that name."""
+        with self.store.transaction():
+            self._seat(group_id, game_id, names)
+
+    def _seat(self, group_id: str, game_id: str, names: list[str]) -> None:
+        self.store.db.conn.executemany(
+            "INSERT INTO group_seats (game, seat, grp, player) VALUES (?, ?, ?, ?)",
+            [(game_id, seat, group_id, player) for seat, player in enumerate(self._player_ids(group_id, names))],
+        )
+
+    def rename(self, group_id: str, player_id: int, name: str) -> None:
+        """Rename a player; the records keep the names they were played with."""
+        new = clean_name(name)
+        with self.store.transaction():
+            self._own(group_id, player_id)
+            try:
+                self.store.db.conn.execute("UPDATE group_players SET name = ? WHERE id = ?", [new, player_id])
+            except sqlite3.IntegrityError:
+                raise GroupError(f"the group has a player called {new!r} already: merge the two instead") from None
+
+    def merge(self, group_id: str, player_id: int, into_id: int) -> None:
+        """Two spellings of one person: `player_id`'s games count for `into_id` from now on."""
+        if player_id == into_id:
+            raise GroupError("a player cannot be merged into themselves")
+        with self.store.transaction():
+            self._own(group_id, player_id)
+            if self._own(group_id, into_id).merged_into is not None:
+                raise GroupError("merge into a player who has not been merged into another")
+            self.store.db.conn.execute("UPDATE group_players SET merged_into = ? WHERE id = ? OR merged_into = ?",
+                                       [into_id, player_id, player_id])
+
+    def _own(self, group_id: str, player_id: int) -> Player:
+        row = self.store.db.conn.execute(
+            "SELECT id, name, merged_into FROM group_players WHERE id = ? AND grp = ?", [player_id, group_id]).fetchone()
+        if row is None:
+            raise GroupError(f"the group has no player {player_id}")
+        return Player(int(row[0]), str(row[1]), row[2])
+
+    # --- games -------------------------------------------------------------------------
+
+    def group_of(self, game_id: str) -> str | None:
+        row = self._one("SELECT grp FROM group_seats WHERE game = ? LIMIT 1", [game_id])
+        return None if row is None else str(row[0])
+
+    def games(self, group_id: str) -> list[str]:
+        with self.store.lock:
+            rows = self.store.db.execute("SELECT DISTINCT game FROM group_seats WHERE grp = ?", [group_id]).fetchall()
+        return [str(row[0]) for row in rows]
+
+    def people(self, group_id: str) -> dict[str, dict[int, str]]:
+        """Each game's seats -> the group's player who sat there (after merges), by name."""
+        with self.store.lock:
+            rows = self.store.db.execute(
+                "SELECT s.game, s.seat, COALESCE(m.name, p.name) FROM group_seats s JOIN group_players p ON p.id = s.player "
+                "LEFT JOIN group_players m ON m.id = p.merged_into WHERE s.grp = ?", [group_id]).fetchall()
+        seats: dict[str, dict[int, str]] = {}
+        for game, seat, name in rows:
+            seats.setdefault(str(game), {})[int(seat)] = str(name)
+        return seats
+
+    def plays(self, kept: Plays, group_id: str) -> list[Play]:
+        """The group's finished games, each seat named by the group's player who sat there."""
+        people = self.people(group_id)
+        return kept.rows(people, people)
+
+    # --- a group's file ----------------------------------------------------------------
+
+    def export(self, group_id: str) -> dict[str, Any]:
+        """The whole group: its players (and merges) and its games' records, as JSON."""
+        group = self.group(group_id)
+        if group is None:
+            raise GroupError(f"no group {group_id!r}")
+        players = self.players(group_id)
+        name_of = {p.id: p.name for p in players}
+        with self.store.lock:
+            rows = self.store.db.execute(
+                "SELECT s.game, s.player FROM group_seats s JOIN games g ON g.id = s.game WHERE s.grp = ? "
+                "ORDER BY g.created_at, g.rowid, s.seat", [group_id]).fetchall()
+        seats: dict[str, list[str]] = {}
+        for game, player in rows:
+            seats.setdefault(game, []).append(name_of[player])
+        return {
+            "format": GROUP_FORMAT,
+            "name": group["name"],
+            "players": [{"name": p.name, **({"merged_into": name_of[p.merged_into]} if p.merged_into else {})} for p in players],
+            "games": [{"id": game, "seats": seats[game], "record": write_record(self.store.header(game), self.store.events(game))}
+                      for game in seats],
+        }
+
+    def import_(self, data: Any, import_record: Any) -> str:
+        """A group from its file, as a new group; `import_record(record, id)` stores a game.
+        A game whose id is in the store already with the same record is linked, not copied."""
+        if not isinstance(data, Mapping) or data.get("format") != GROUP_FORMAT:
+            raise GroupError(f"not a group file: its \"format\" must be {GROUP_FORMAT!r}")
+        players, games = data.get("players"), data.get("games")
+        if not isinstance(players, list) or not isinstance(games, list):
+            raise GroupError("a group file has a list of \"players\" and a list of \"games\"")
+        records = []
+        for number, game in enumerate(games, start=1):
+            if not isinstance(game, Mapping) or not isinstance(game.get("record"), str) or not isinstance(game.get("seats"), list):
+                raise GroupError(f"game {number}: needs \"record\" (the table record's text) and \"seats\" (a player per seat)")
+            try:
+                record = read_record(game["record"])
+            except RecordError as error:
+                raise GroupError(f"game {number}: {error}") from None
+            if len(game["seats"]) != len(record.header.seats):
+                raise GroupError(f"game {number}: {len(record.header.seats)} seats, but {len(game['seats'])} players named")
+            records.append((game.get("id"), record, [clean_name(n) for n in game["seats"]]))
+        names = [clean_name(p.get("name")) for p in players if isinstance(p, Mapping)]
+        merges = [(clean_name(p["name"]), clean_name(p["merged_into"])) for p in players if isinstance(p, Mapping) and p.get("merged_into")]
+        group_id = self.create(str(data.get("name") or "?"))
+        with self.store.transaction():
+            ids = dict(zip(names, self._player_ids(group_id, names), strict=True))
+            for name, into in merges:
+                into_id = ids.get(into) or self._player_ids(group_id, [into])[0]
+                self.store.db.conn.execute("UPDATE group_players SET merged_into = ? WHERE id = ?", [into_id, ids[name]])
+        for game_id, record, names in records:
+            stored = self._stored_as(game_id, record, import_record)
+            self.seat(group_id, stored, names)
+        return group_id
+
+    def _stored_as(self, game_id: Any, record: Any, import_record: Any) -> str:
+        """The game's id here: the same record stored already and in no group is linked;
+        otherwise the record is stored (under its old id where that is free)."""
+        if not isinstance(game_id, str) or not game_id:
+            return str(import_record(record, None))
+        try:
+            same = write_record(self.store.header(game_id), self.store.events(game_id)) == write_record(record.header, record.events)
+        except LookupError:
+            return str(import_record(record, game_id))
+        return game_id if same and self.group_of(game_id) is None else str(import_record(record, None))

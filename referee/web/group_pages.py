@@ -1,0 +1,147 @@
+"""The pages of a group: its players, its games, its statistics and charts, its files.
+
+A browser is a member once it has opened the group's link (or made the group, or imported
+it): the group's id is then kept in the signed session cookie. Everyone else is told there
+is no such group: nothing of a group is shown outside it, not even that it exists.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from typing import Any
+
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext
+from werkzeug.wrappers import Response as BaseResponse
+
+from ..games import GAMES
+from ..groups import GroupError
+from ..record import RecordError
+from ..stats import Play, evenings, head_to_head, plays_csv, summary
+from . import join_group, member_group, referee
+from .pages import line_chart, public_url, qr_svg
+
+bp = Blueprint("groups", __name__, url_prefix="/groups")
+CHART_POINTS = 20  # evenings (or games) in a chart: it stays readable on a phone
+CHART_PLAYERS = 6
+
+
+def group_plays(group_id: str) -> list[Play]:
+    return referee().groups.plays(referee().tables.plays, group_id)
+
+
+@bp.post("")
+def create() -> BaseResponse:
+    """A new group; this browser is its first member."""
+    try:
+        group_id = referee().groups.create(request.form.get("name", ""))
+    except GroupError as error:
+        flash(str(error), "error")
+        return redirect(url_for("pages.home"))
+    join_group(group_id)
+    return redirect(url_for("groups.group", group_id=group_id))
+
+
+@bp.get("/join/<code>")
+def join_link(code: str) -> BaseResponse:
+    """The group's link: whoever opens it is a member."""
+    referee().guesses.check()
+    group_id = referee().groups.for_code(referee().guesses.readable(code))
+    if group_id is None:
+        referee().guesses.failed()
+        abort(404, "No group has this link.")
+    join_group(group_id)
+    return redirect(url_for("groups.group", group_id=group_id))
+
+
+@bp.get("/<group_id>")
+def group(group_id: str) -> str:
+    """The group: start a game with its players, its latest games, its players, its link."""
+    found = member_group(group_id)
+    groups = referee().groups
+    game_ids = groups.games(group_id)
+    games = referee().tables.store.games(game_ids)[:10] if game_ids else []
+    link = public_url("groups.join_link", code=found["code"])
+    return render_template("group.html", group=found, players=groups.players(group_id), games=games, link=link, qr=qr_svg(link))
+
+
+@bp.post("/<group_id>/players/<int:player_id>")
+def player(group_id: str, player_id: int) -> BaseResponse:
+    """Rename a player, or merge a second spelling into a player."""
+    member_group(group_id)
+    groups = referee().groups
+    try:
+        if request.form.get("into"):
+            groups.merge(group_id, player_id, int(request.form["into"]))
+        else:
+            groups.rename(group_id, player_id, request.form.get("name", ""))
+    except (GroupError, ValueError) as error:
+        flash(str(error), "error")
+    return redirect(url_for("groups.group", group_id=group_id) + "#players")
+
+
+@bp.get("/<group_id>/stats")
+def stats(group_id: str) -> str:
+    """Statistics and charts of the group's finished games, and its evenings."""
+    found = member_group(group_id)
+    plays = group_plays(group_id)
+    shown = summary(plays)
+    names = [p["name"] for p in shown["players"]]
+    first, second = request.args.get("a"), request.args.get("b")
+    versus = head_to_head(plays, first, second) if first in names and second in names and first != second else None
+    kinds = sorted({kind for p in shown["players"] for kind in p["games"]})
+    return render_template("group_stats.html", group=found, shown=shown, kinds=kinds, names=names, versus=versus,
+                           charts=stats_charts(plays, [p["name"] for p in shown["players"][:CHART_PLAYERS]]), nights=evenings(plays))
+
+
+def stats_charts(plays: list[Play], leaders: list[str]) -> list[tuple[str, str]]:
+    """Wins over the evenings (running totals of the leading players) and points per game
+    for each game with points (its latest games)."""
+    shown = []
+    nights = evenings(plays)[::-1][-CHART_POINTS:]
+    if len(nights) > 1 and leaders:
+        wins = {name: list(itertools.accumulate(sum(name in p.winners for p in night.plays) for night in nights)) for name in leaders}
+        labels = [night.plays[0].started.strftime("%d.%m.") if night.plays[0].started else "?" for night in nights]
+        shown.append((gettext("Wins over the evenings"), line_chart(labels, wins)))
+    for kind, kind_plays in itertools.groupby(sorted((p for p in plays if p.kind), key=lambda p: p.kind), key=lambda p: p.kind):
+        latest = [p for p in kind_plays if any(s.score is not None for s in p.seats)][-CHART_POINTS:]
+        if len(latest) > 1:
+            names = [n for n in leaders if any(s.name == n for p in latest for s in p.seats)]
+            series = {n: [next((s.score for s in p.seats if s.name == n), None) for p in latest] for n in names}
+            labels = [p.started.strftime("%d.%m.") if p.started else "?" for p in latest]
+            shown.append((gettext("Points per game: %(game)s", game=GAMES[kind].title), line_chart(labels, series)))
+    return shown
+
+
+@bp.get("/<group_id>/plays.csv")
+def plays_file(group_id: str) -> Response:
+    """The group's plays for spreadsheets: one row per player per game."""
+    member_group(group_id)
+    return Response(plays_csv(group_plays(group_id)), mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="plays-{group_id}.csv"'})
+
+
+@bp.get("/<group_id>/export")
+def export(group_id: str) -> Response:
+    """The whole group as one file: its players and its games' records (table-group/1)."""
+    member_group(group_id)
+    text = json.dumps(referee().groups.export(group_id), ensure_ascii=False, indent=1) + "\n"
+    return Response(text, mimetype="application/json", headers={"Content-Disposition": f'attachment; filename="group-{group_id}.json"'})
+
+
+@bp.post("/import")
+def import_group() -> BaseResponse:
+    """A group's file, stored as a new group this browser belongs to."""
+    upload = request.files.get("group")
+    try:
+        data = json.loads(upload.read().decode("utf-8", errors="replace") if upload else "")
+        group_id = referee().groups.import_(data, referee().tables.import_record)
+    except json.JSONDecodeError as error:
+        flash(gettext("Not a group file: %(problem)s", problem=f"JSON, line {error.lineno}: {error.msg}"), "error")
+        return redirect(url_for("pages.home"))
+    except (GroupError, RecordError) as error:
+        flash(gettext("Not a group file: %(problem)s", problem=str(error)), "error")
+        return redirect(url_for("pages.home"))
+    join_group(group_id)
+    return redirect(url_for("groups.group", group_id=group_id))

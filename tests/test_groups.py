@@ -1,0 +1,207 @@
+"""Groups: players who last, renames and merges that never touch a record, a group's own
+link, its file exported and imported whole, and nothing of it shown outside it."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
+
+import pytest
+from click.testing import CliRunner
+from conftest import EVENTS_DIR
+from flask import Flask
+from flask.testing import FlaskClient
+
+from referee.bgstats import PUSH_PLAY
+from referee.cli import main
+from referee.groups import GroupError, Groups
+from referee.record import read_record
+from referee.store import Store
+from referee.tables import Tables
+
+
+def sample(name: str) -> Any:
+    return read_record((EVENTS_DIR / f"{name}.jsonl").read_text(encoding="utf-8"))
+
+
+def new_group(client: FlaskClient, name: str = "Donnerstagsrunde") -> str:
+    answer = client.post("/groups", data={"name": name})
+    assert answer.status_code == 302
+    return str(answer.location.rsplit("/", 1)[1])
+
+
+def start(client: FlaskClient, group_id: str, game: str, names: list[str]) -> str:
+    answer = client.post("/new", data={"game": game, "group": group_id, "seats": "\n".join(names)})
+    assert answer.status_code == 302, answer.get_data(as_text=True)
+    return str(answer.location.split("/")[2])
+
+
+def stats_page(client: FlaskClient, group_id: str) -> str:
+    """The group's statistics page, without the whitespace between tags."""
+    return re.sub(r">\s+<", "><", client.get(f"/groups/{group_id}/stats").get_data(as_text=True))
+
+
+def play_sample(app: Flask, game_id: str, name: str) -> None:
+    """Log a sample's events at a game started in the app (the host's book-keeping)."""
+    tables = app.extensions["referee"].tables
+    for event in sample(name).events:
+        tables.append(game_id, {k: v for k, v in event.items() if k != "seq"})
+
+
+def test_a_game_started_for_a_group_seats_its_players_and_new_names_join(client: FlaskClient, app: Flask) -> None:
+    group_id = new_group(client)
+    page = client.get(f"/new?game=employee-of-the-month&group={group_id}").get_data(as_text=True)
+    assert "a new name joins the group" in page and 'data-line="' not in page  # no players yet
+    game_id = start(client, group_id, "employee-of-the-month", ["Anna", "Ben", "Cem"])
+    page = client.get(f"/new?game=ftw&group={group_id}").get_data(as_text=True)
+    assert all(f'data-line="{name}"' in page for name in ("Anna", "Ben", "Cem"))  # offered for the seats
+    groups: Groups = app.extensions["referee"].groups
+    assert groups.group_of(game_id) == group_id and groups.people(group_id)[game_id] == {0: "Anna", 1: "Ben", 2: "Cem"}
+    start(client, group_id, "ftw", ["Anna", "Dora", "Cem"])
+    assert [p.name for p in groups.active(group_id)] == ["Anna", "Ben", "Cem", "Dora"]
+    assert "Dora" in client.get(f"/groups/{group_id}").get_data(as_text=True)
+
+
+def test_a_finished_group_game_is_in_its_statistics_with_a_bg_stats_button(client: FlaskClient, app: Flask) -> None:
+    group_id = new_group(client)
+    game_id = start(client, group_id, "employee-of-the-month", ["Anna", "Ben", "Cem"])
+    assert "No finished games yet" in client.get(f"/groups/{group_id}/stats").get_data(as_text=True)
+    assert 'id="bgstats"' not in client.get(f"/g/{game_id}/result").get_data(as_text=True)  # not over: no play yet
+    play_sample(app, game_id, "employee-of-the-month-3-players")
+    page = stats_page(client, group_id)
+    assert "1 finished game" in page and "<td>Anna</td><td>1</td><td>1</td><td>100%</td>" in page
+    assert "<td>Anna</td><td>1/1</td><td>24.0</td><td>24</td>" in page  # average and best points
+    result = client.get(f"/g/{game_id}/result").get_data(as_text=True)
+    link = result.split('id="bgstats" href="', 1)[1].split('"', 1)[0]
+    assert link.startswith(PUSH_PLAY)
+    play = json.loads(unquote(link[len(PUSH_PLAY):].replace("&amp;", "&")))
+    assert play["sourcePlayId"] == game_id and [p["name"] for p in play["players"] if p["winner"]] == ["Anna"]
+    assert f"/groups/{group_id}/stats" in result  # a member is led to the group's statistics
+
+
+def test_nothing_of_a_group_is_shown_outside_it(client: FlaskClient, app: Flask) -> None:
+    group_id = new_group(client)
+    game_id = start(client, group_id, "employee-of-the-month", ["Anna", "Ben", "Cem"])
+    play_sample(app, game_id, "employee-of-the-month-3-players")
+    players = app.extensions["referee"].groups.players(group_id)
+    outsider = app.test_client()
+    other_group = new_group(outsider, "Schachclub")  # a member of another group
+    for path in ("", "/stats", "/plays.csv", "/export", "/stats?a=Anna&b=Ben"):
+        answer = outsider.get(f"/groups/{group_id}{path}")
+        assert answer.status_code == 404 and "Anna" not in answer.get_data(as_text=True), path
+    assert outsider.get(f"/new?game=ftw&group={group_id}").status_code == 404
+    assert outsider.post("/new", data={"game": "ftw", "group": group_id, "seats": "X\nY\nZ"}).status_code == 404
+    assert outsider.post(f"/groups/{group_id}/players/{players[0].id}", data={"name": "Hacked"}).status_code == 404
+    assert outsider.post(f"/groups/{other_group}/players/{players[0].id}", data={"name": "Hacked"}).status_code == 302
+    assert [p.name for p in app.extensions["referee"].groups.players(group_id)] == ["Anna", "Ben", "Cem"]  # not another group's
+    assert "Donnerstagsrunde" not in outsider.get("/").get_data(as_text=True)
+    assert outsider.get("/groups/join/not-the-code").status_code == 404
+    # The link makes a member.
+    code = app.extensions["referee"].groups.group(group_id)["code"]
+    assert outsider.get(f"/groups/join/{code}").status_code == 302
+    assert "Anna" in outsider.get(f"/groups/{group_id}/stats").get_data(as_text=True)
+    assert "Donnerstagsrunde" in outsider.get("/").get_data(as_text=True)
+
+
+def record_texts(groups: Groups, group_id: str) -> list[str]:
+    return [game["record"] for game in groups.export(group_id)["games"]]
+
+
+def test_renames_and_merges_change_the_statistics_never_a_record(client: FlaskClient, app: Flask) -> None:
+    group_id = new_group(client)
+    first = start(client, group_id, "employee-of-the-month", ["Anna", "Ben", "Cem"])
+    second = start(client, group_id, "employee-of-the-month", ["anna", "Ben", "Cem"])
+    for game_id in (first, second):
+        play_sample(app, game_id, "employee-of-the-month-3-players")
+    groups: Groups = app.extensions["referee"].groups
+    before = record_texts(groups, group_id)
+    records_before = [client.get(f"/g/{g}/record").get_data() for g in (first, second)]
+    ids = {p.name: p.id for p in groups.players(group_id)}
+    assert client.post(f"/groups/{group_id}/players/{ids['anna']}", data={"into": str(ids["Anna"])}).status_code == 302
+    assert client.post(f"/groups/{group_id}/players/{ids['Anna']}", data={"name": "Anna K."}).status_code == 302
+    page = stats_page(client, group_id)
+    assert "<td>Anna K.</td><td>2</td><td>2</td><td>100%</td>" in page  # both spellings, under the new name
+    assert record_texts(groups, group_id) == before  # byte-identical
+    assert [client.get(f"/g/{g}/record").get_data() for g in (first, second)] == records_before
+    # A rename to a name taken is refused with the way out; nothing changes.
+    answer = client.post(f"/groups/{group_id}/players/{ids['Ben']}", data={"name": "Cem"}, follow_redirects=True)
+    assert "merge the two instead" in answer.get_data(as_text=True)
+    with pytest.raises(GroupError, match="merged into themselves"):
+        groups.merge(group_id, ids["Ben"], ids["Ben"])
+
+
+def test_a_group_exported_and_imported_elsewhere_is_the_same_group(tmp_path: Path) -> None:
+    tables = Tables(Store(tmp_path / "home.sqlite3"))
+    groups = Groups(tables.store)
+    group_id = groups.create("Familie")
+    for name in ("ftw-3-players", "karriere-poker-4-players", "employee-of-the-month-3-players"):
+        game_id = tables.import_record(sample(name), name)
+        groups.seat(group_id, game_id, list(sample(name).header.seats))
+    ids = {p.name: p.id for p in groups.players(group_id)}
+    groups.merge(group_id, ids["Dora"], ids["Ben"])  # say Dora was Ben's spelling (to carry a merge)
+    exported = groups.export(group_id)
+    text = json.dumps(exported, ensure_ascii=False)
+    elsewhere = Tables(Store(tmp_path / "club.sqlite3"))
+    other = Groups(elsewhere.store)
+    copy = other.import_(json.loads(text), elsewhere.import_record)
+    again = other.export(copy)
+    assert again == exported  # records byte for byte, seats, players and the merge
+    assert [(p.name, p.merged_into is not None) for p in other.players(copy)] == [("Anna", False), ("Ben", False), ("Cem", False), ("Dora", True)]
+    from referee.stats import summary
+
+    assert summary(other.plays(elsewhere.plays, copy)) == summary(groups.plays(tables.plays, group_id))
+    # Imported again into the first store, whose games belong to their group: copies under new ids.
+    third = groups.import_(json.loads(text), tables.import_record)
+    assert record_texts(groups, third) == record_texts(groups, group_id) and set(groups.games(third)).isdisjoint(groups.games(group_id))
+
+
+def test_a_bad_group_file_is_refused_naming_what_is_wrong_and_stores_nothing(tmp_path: Path) -> None:
+    tables = Tables(Store(tmp_path / "g.sqlite3"))
+    groups = Groups(tables.store)
+    with pytest.raises(GroupError, match="table-group/1"):
+        groups.import_({"format": "x"}, tables.import_record)
+    broken = {"format": "table-group/1", "name": "X", "players": [], "games": [{"id": "a", "seats": ["A"], "record": '{"format": "table-record/1"}\n'}]}
+    with pytest.raises(GroupError, match="game 1: line 1"):
+        groups.import_(broken, tables.import_record)
+    wrong_seats = {**broken, "games": [{"id": "a", "seats": ["A"], "record": (EVENTS_DIR / "ftw-3-players.jsonl").read_text(encoding="utf-8")}]}
+    with pytest.raises(GroupError, match="3 seats, but 1 players named"):
+        groups.import_(wrong_seats, tables.import_record)
+    assert tables.store.games() == [] and tables.store.db.execute("SELECT COUNT(*) FROM groups").fetchone()[0] == 0
+
+
+def test_the_group_commands(tmp_path: Path) -> None:
+    db = str(tmp_path / "cli.sqlite3")
+    runner = CliRunner()
+    made = runner.invoke(main, ["group", "create", "Club", "--db", db])
+    assert made.exit_code == 0 and "/groups/join/" in made.output
+    tables = Tables(Store(db))
+    groups = Groups(tables.store)
+    group_id = groups.find("Club")
+    for name in ("ftw-3-players", "ftw-6-players-flags"):
+        groups.seat(group_id, tables.import_record(sample(name), name), list(sample(name).header.seats))
+    assert runner.invoke(main, ["group", "rename", "Club", "Anna", "Anna K.", "--db", db]).exit_code == 0
+    merged = runner.invoke(main, ["group", "merge", "Club", "Fay", "Nobody", "--db", db])
+    assert merged.exit_code == 1 and "the group has no player 'Nobody'" in merged.output
+    shown = json.loads(runner.invoke(main, ["stats", "--group", "Club", "--json", "--db", db]).output)
+    assert shown["players"][0]["name"] == "Anna K." and shown["players"][0]["won"] == 2
+    assert "Anna K." in runner.invoke(main, ["group", "list", "--db", db]).output
+    out = tmp_path / "club.json"
+    assert runner.invoke(main, ["group", "export", "Club", "-o", str(out), "--db", db]).exit_code == 0
+    other_db = str(tmp_path / "other.sqlite3")
+    imported = runner.invoke(main, ["group", "import", str(out), "--db", other_db])
+    assert imported.exit_code == 0, imported.output
+    assert json.loads(runner.invoke(main, ["stats", "--group", imported.output.strip(), "--json", "--db", other_db]).output) == shown
+    unknown = runner.invoke(main, ["stats", "--group", "Nope", "--db", db])
+    assert unknown.exit_code == 1 and "no group 'Nope'" in unknown.output
+
+
+def test_events_logged_in_the_app_carry_when_they_were_logged(client: FlaskClient, app: Flask) -> None:
+    group_id = new_group(client)
+    game_id = start(client, group_id, "employee-of-the-month", ["Anna", "Ben", "Cem"])
+    client.post(f"/g/{game_id}/log", data={"type": "note", "text": "Pizza is here"})
+    tables = app.extensions["referee"].tables
+    [note] = tables.store.events(game_id)
+    assert note["type"] == "note" and note["at"].startswith("20")

@@ -1,0 +1,161 @@
+"""Statistics of finished games: kept when a game finishes (or reopens), checked by hand
+on the samples; durations and evenings; `referee stats`."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+from conftest import EVENTS_DIR
+
+from referee.cli import main
+from referee.record import read_record
+from referee.stats import head_to_head, summary
+from referee.store import Store
+from referee.tables import Tables
+
+
+def sample(name: str) -> Any:
+    return read_record((EVENTS_DIR / f"{name}.jsonl").read_text(encoding="utf-8"))
+
+
+def samples_db(tmp_path: Path) -> str:
+    db = str(tmp_path / "samples.sqlite3")
+    tables = Tables(Store(db))
+    for path in sorted(EVENTS_DIR.glob("*.jsonl")):
+        tables.import_record(read_record(path.read_text(encoding="utf-8")), path.stem)
+    return db
+
+
+def stats_json(db: str, *more: str) -> dict[str, Any]:
+    result = CliRunner().invoke(main, ["stats", "--db", db, "--json", *more])
+    assert result.exit_code == 0, result.output
+    return dict(json.loads(result.output))
+
+
+def test_the_samples_statistics_checked_by_hand(tmp_path: Path) -> None:
+    shown = stats_json(samples_db(tmp_path))
+    assert shown["games"] == 14  # every sample is finished
+    players = {p["name"]: p for p in shown["players"]}
+    anna = players["Anna"]
+    # Anna holds seat 0 in all 14 samples. She is in the first tier of: employee-of-the-month-3 (24),
+    # ftw-3 (25, tied with Cem), ftw-6 (95), ladies-and-gentlemen-4 (with Ben), senators-4 (11, on money): 5.
+    assert (anna["played"], anna["won"], anna["win_rate"]) == (14, 5, round(5 / 14, 3))
+    # FTW?!: Anna 25 and 95 -> average (25 + 95) / 2 = 60.0, best 95; Cem 25 and 80 -> 52.5, best 80.
+    assert {k: anna["games"]["ftw"][k] for k in ("played", "won", "average", "best")} == {"played": 2, "won": 2, "average": 60.0, "best": 95}
+    assert (players["Cem"]["games"]["ftw"]["average"], players["Cem"]["games"]["ftw"]["best"]) == (52.5, 80)
+    # Karriere Poker, the Boss of each game: 4 players Anna, Cem, Cem; 5 players Cem, Cem; 8 players Cem, Ben.
+    # Cem: 2 + 2 + 1 = 5 times Boss, at most twice in a row (within one match). The Tellerwäscher: 4 players
+    # Ben, Anna, Dora; 5 players Dora, Dora; 8 players Emil, Hal. Dora: 1 + 2 = 3, twice in a row.
+    kp_cem, kp_dora = players["Cem"]["games"]["karriere-poker"], players["Dora"]["games"]["karriere-poker"]
+    assert (kp_cem["played"], kp_cem["boss"], kp_cem["boss_streak"], kp_cem["dishwasher"]) == (3, 5, 2, 0)
+    assert (kp_dora["dishwasher"], kp_dora["dishwasher_streak"], kp_dora["boss"]) == (3, 2, 0)
+    # Ladies & Gentlemen: Emil is the courtesan with 5 players and wins; Gus with 7 and loses in a scandal
+    # that excludes Cem and Dora.
+    lg = {n: players[n]["games"]["ladies-and-gentlemen"] for n in ("Emil", "Gus", "Cem")}
+    assert (lg["Emil"]["courtesan"], lg["Emil"]["courtesan_won"]) == (1, 1)
+    assert (lg["Gus"]["courtesan"], lg["Gus"]["courtesan_won"], lg["Gus"]["scandals"]) == (1, 0, 1)
+    assert (lg["Cem"]["scandals"], lg["Cem"]["excluded"]) == (1, 1)
+    # Senators: Emil 11 senators with 5 players, his only Senators game: best 11.
+    assert players["Emil"]["games"]["senators"]["best"] == 11
+    assert anna["last"][0]["kind"] in {"employee-of-the-month", "ftw", "karriere-poker", "ladies-and-gentlemen", "senators"}
+    assert len(anna["last"]) == 5
+
+
+def test_stats_without_json_is_a_readable_table(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["stats", "--db", samples_db(tmp_path)])
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert lines[0].split() == ["player", "played", "won", "win", "rate"]
+    assert lines[1].split() == ["Anna", "14", "5", "36%"]
+    assert lines[-1] == "14 finished games, 1 evenings"
+    missing = CliRunner().invoke(main, ["stats", "--db", str(tmp_path / "none.sqlite3")])
+    assert missing.exit_code == 1 and "no database at" in missing.output
+
+
+def test_a_game_counts_from_the_move_that_ends_it_until_a_void_reopens_it(tables: Tables) -> None:
+    record = sample("employee-of-the-month-3-players")  # no secret that the host must reveal first: it counts at its end
+    game_id = tables.create(record.header)
+    counted = []
+    for event in record.events:
+        body = {k: v for k, v in event.items() if k != "seq"}
+        tables.append(game_id, body)
+        counted.append(bool(tables.plays.rows()))
+    assert counted == [False] * (len(record.events) - 1) + [True]
+    last = len(record.events)
+    tables.append(game_id, {"type": "void", "target": last, "reason": "Anna had not passed yet"})
+    assert tables.plays.rows() == []  # unfinished again: no longer counted
+    tables.append(game_id, {k: v for k, v in record.events[-1].items() if k != "seq"})
+    [play] = tables.plays.rows()
+    assert [s.score for s in play.seats] == [24, -2, -4] and play.winners == ["Anna"]
+
+
+def test_a_game_with_secrets_counts_only_once_the_host_reveals_it(tables: Tables) -> None:
+    record = sample("senators-3-players")
+    game_id = tables.create(record.header)
+    for event in record.events:
+        tables.append(game_id, {k: v for k, v in event.items() if k != "seq"})
+    assert tables.fold(game_id).outcome is not None
+    assert tables.plays.rows() == []  # over, but its money is secret until the host confirms the end
+    tables.reveal(game_id)
+    [play] = tables.plays.rows()
+    assert {s.name: s.score for s in play.seats} == {"Anna": 15, "Ben": 14, "Cem": 16}
+
+
+def timed(name: str, start: str, times: dict[int, str]) -> Any:
+    """A sample as played at a given time: started at `start`, event seq -> its `at`."""
+    record = sample(name)
+    events = tuple({**e, "at": times[e["seq"]]} if e["seq"] in times else e for e in record.events)
+    return replace(record, header=replace(record.header, started_at=start), events=events)
+
+
+def test_durations_and_evenings(tables: Tables) -> None:
+    ftw = timed("ftw-3-players", "2026-11-20T19:00:00+01:00", {len(sample("ftw-3-players").events): "2026-11-20T19:40:00+01:00"})
+    eotm_record = sample("employee-of-the-month-3-players")
+    eotm = timed("employee-of-the-month-3-players", "2026-11-20T20:00:00+01:00",
+                 {1: "2026-11-20T20:02:00+01:00", len(eotm_record.events): "2026-11-20T21:10:00+01:00"})
+    later = timed("ftw-3-players", "2026-11-27T19:30:00+01:00", {len(sample("ftw-3-players").events): "2026-11-27T20:15:00+01:00"})
+    for record in (ftw, eotm, later):
+        tables.import_record(record)
+    plays = tables.plays.rows()
+    assert [p.minutes for p in plays] == [40, 70, 45]  # 19:00-19:40, 20:00-21:10, 19:30-20:15
+    nights = summary(plays)["evenings"]
+    # 20:00 follows 19:40 within 4 hours: one evening of 40 + 70 = 110 minutes; a week later another.
+    assert [(n["date"], n["minutes"], len(n["games"])) for n in nights] == [("2026-11-27", 45, 1), ("2026-11-20", 110, 2)]
+    assert nights[1]["games"][0]["winners"] == ["Anna", "Cem"]
+
+
+def test_head_to_head_counts_who_finished_ahead(tables: Tables) -> None:
+    for name in ("ftw-3-players", "ftw-6-players-flags", "employee-of-the-month-3-players"):
+        tables.import_record(sample(name))
+    # ftw-3: Anna 25 = Cem 25 (level); ftw-6: Anna 95 > Cem 80; eotm-3: Anna 24 > Cem -4.
+    assert head_to_head(tables.plays.rows(), "Anna", "Cem") == {
+        "players": ["Anna", "Cem"], "together": 3, "ahead": {"Anna": 2, "Cem": 0}, "level": 1}
+    assert head_to_head(tables.plays.rows(), "Anna", "Fay")["together"] == 1
+
+
+def test_the_csv_has_a_row_per_player_per_game(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["stats", "--db", samples_db(tmp_path), "--csv"])
+    rows = list(csv.DictReader(io.StringIO(result.output)))
+    # 14 samples: 3+5 (EotM) + 3+6 (FTW?!) + 4+5+8 (KP) + 4+5+6+7 (L&G) + 3+4+5 (Senators) = 68 seats
+    assert len(rows) == 68
+    ftw_anna = next(r for r in rows if r["game_id"] == "ftw-6-players-flags" and r["player"] == "Anna")
+    assert (ftw_anna["score"], ftw_anna["rank"], ftw_anna["won"], ftw_anna["seat"], ftw_anna["minutes"]) == ("95", "1", "1", "0", "")
+    kp = next(r for r in rows if r["game_id"] == "karriere-poker-4-players" and r["player"] == "Dora")
+    assert (kp["score"], kp["rank"], kp["won"]) == ("", "4", "0")
+
+
+def test_a_store_from_before_statistics_is_filled_in_once_and_rebuild_writes_the_same(tmp_path: Path) -> None:
+    db = samples_db(tmp_path)
+    before = stats_json(db)
+    store = Store(db)
+    store.db.execute("DROP TABLE play_seats")
+    store.db.execute("DROP TABLE plays")
+    store.close()
+    assert stats_json(db) == before  # opened again: every game's rows written from its log
+    assert stats_json(db, "--rebuild") == before

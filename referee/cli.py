@@ -17,7 +17,7 @@ from .record import Record, RecordError, read_record, write_record
 from .reference import reference, write_docs
 from .replay import Fold, report
 from .replay import replay as replay_record
-from .stats import plays_csv, summary
+from .stats import plays_csv
 from .store import Store, UnknownGame
 from .tables import Tables
 
@@ -225,18 +225,14 @@ def stats(group_ref: str | None, as_json: bool, as_csv: bool, rebuild: bool, db_
         counted = tables.plays.rebuild()
         if not (as_json or as_csv):
             click.echo(f"rebuilt from the logs: {counted} finished games")
-    if group_ref is None:
-        plays = tables.plays.rows()
-    else:
-        groups = Groups(tables.store)
-        try:
-            plays = groups.plays(tables.plays, groups.find(group_ref))
-        except GroupError as error:
-            raise click.ClickException(str(error)) from None
+    try:
+        group_id = None if group_ref is None else Groups(tables.store).find(group_ref)
+    except GroupError as error:
+        raise click.ClickException(str(error)) from None
     if as_csv:
-        click.echo(plays_csv(plays), nl=False)
+        click.echo(plays_csv(tables.plays.plays(group_id, seats=True)), nl=False)
         return
-    shown = summary(plays)
+    shown = tables.plays.summary(group_id)
     if as_json:
         click.echo(json.dumps(shown, ensure_ascii=False))
         return

@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from .record import RecordError, read_record, write_record
-from .stats import Play, Plays
 from .store import Store, new_game_id, now
 
 GROUP_FORMAT = "table-group/1"
@@ -52,16 +51,16 @@ class Groups:
         self.store = store
         db = store.db
         with store.lock:
-            db["groups"].create({"id": str, "name": str, "code": str, "created_at": str}, pk="id",
+            db.table("groups").create({"id": str, "name": str, "code": str, "created_at": str}, pk="id",
                                 not_null={"name", "code", "created_at"}, if_not_exists=True)
-            db["groups"].create_index(["code"], unique=True, if_not_exists=True)
-            db["group_players"].create({"id": int, "grp": str, "name": str, "merged_into": int}, pk="id",
+            db.table("groups").create_index(["code"], unique=True, if_not_exists=True)
+            db.table("group_players").create({"id": int, "grp": str, "name": str, "merged_into": int}, pk="id",
                                        not_null={"grp", "name"}, foreign_keys=[("grp", "groups", "id")], if_not_exists=True)
-            db["group_players"].create_index(["grp", "name"], unique=True, if_not_exists=True)
-            db["group_seats"].create({"game": str, "seat": int, "grp": str, "player": int}, pk=("game", "seat"),
+            db.table("group_players").create_index(["grp", "name"], unique=True, if_not_exists=True)
+            db.table("group_seats").create({"game": str, "seat": int, "grp": str, "player": int}, pk=("game", "seat"),
                                      not_null={"grp", "player"}, foreign_keys=[("game", "games", "id"), ("grp", "groups", "id")],
                                      if_not_exists=True)
-            db["group_seats"].create_index(["grp"], if_not_exists=True)
+            db.table("group_seats").create_index(["grp"], if_not_exists=True)
 
     def _one(self, sql: str, params: Iterable[Any]) -> Any:
         with self.store.lock:
@@ -171,22 +170,6 @@ class Groups:
             rows = self.store.db.execute("SELECT DISTINCT game FROM group_seats WHERE grp = ?", [group_id]).fetchall()
         return [str(row[0]) for row in rows]
 
-    def people(self, group_id: str) -> dict[str, dict[int, str]]:
-        """Each game's seats -> the group's player who sat there (after merges), by name."""
-        with self.store.lock:
-            rows = self.store.db.execute(
-                "SELECT s.game, s.seat, COALESCE(m.name, p.name) FROM group_seats s JOIN group_players p ON p.id = s.player "
-                "LEFT JOIN group_players m ON m.id = p.merged_into WHERE s.grp = ?", [group_id]).fetchall()
-        seats: dict[str, dict[int, str]] = {}
-        for game, seat, name in rows:
-            seats.setdefault(str(game), {})[int(seat)] = str(name)
-        return seats
-
-    def plays(self, kept: Plays, group_id: str) -> list[Play]:
-        """The group's finished games, each seat named by the group's player who sat there."""
-        people = self.people(group_id)
-        return kept.rows(people, people)
-
     # --- a group's file ----------------------------------------------------------------
 
     def export(self, group_id: str) -> dict[str, Any]:
@@ -198,21 +181,23 @@ class Groups:
         name_of = {p.id: p.name for p in players}
         with self.store.lock:
             rows = self.store.db.execute(
-                "SELECT s.game, s.player FROM group_seats s JOIN games g ON g.id = s.game WHERE s.grp = ? "
+                "SELECT s.game, s.player, g.created_at FROM group_seats s JOIN games g ON g.id = s.game WHERE s.grp = ? "
                 "ORDER BY g.created_at, g.rowid, s.seat", [group_id]).fetchall()
         seats: dict[str, list[str]] = {}
-        for game, player in rows:
+        created: dict[str, str] = {}
+        for game, player, created_at in rows:
             seats.setdefault(game, []).append(name_of[player])
+            created[game] = created_at
         return {
             "format": GROUP_FORMAT,
             "name": group["name"],
             "players": [{"name": p.name, **({"merged_into": name_of[p.merged_into]} if p.merged_into else {})} for p in players],
-            "games": [{"id": game, "seats": seats[game], "record": write_record(self.store.header(game), self.store.events(game))}
-                      for game in seats],
+            "games": [{"id": game, "created_at": created[game], "seats": seats[game],
+                       "record": write_record(self.store.header(game), self.store.events(game))} for game in seats],
         }
 
     def import_(self, data: Any, import_record: Any) -> str:
-        """A group from its file, as a new group; `import_record(record, id)` stores a game.
+        """A group from its file, as a new group; `import_record(record, id, created_at)` stores a game.
         A game whose id is in the store already with the same record is linked, not copied."""
         if not isinstance(data, Mapping) or data.get("format") != GROUP_FORMAT:
             raise GroupError(f"not a group file: its \"format\" must be {GROUP_FORMAT!r}")
@@ -229,7 +214,10 @@ class Groups:
                 raise GroupError(f"game {number}: {error}") from None
             if len(game["seats"]) != len(record.header.seats):
                 raise GroupError(f"game {number}: {len(record.header.seats)} seats, but {len(game['seats'])} players named")
-            records.append((game.get("id"), record, [clean_name(n) for n in game["seats"]]))
+            created = game.get("created_at")
+            if created is not None and not isinstance(created, str):
+                raise GroupError(f"game {number}: \"created_at\" is the time it was stored (ISO 8601 text)")
+            records.append((game.get("id"), record, [clean_name(n) for n in game["seats"]], created))
         names = [clean_name(p.get("name")) for p in players if isinstance(p, Mapping)]
         merges = [(clean_name(p["name"]), clean_name(p["merged_into"])) for p in players if isinstance(p, Mapping) and p.get("merged_into")]
         group_id = self.create(str(data.get("name") or "?"))
@@ -238,8 +226,8 @@ class Groups:
             for name, into in merges:
                 into_id = ids.get(into) or self._player_ids(group_id, [into])[0]
                 self.store.db.conn.execute("UPDATE group_players SET merged_into = ? WHERE id = ?", [into_id, ids[name]])
-        for game_id, record, names in records:
-            stored = self._stored_as(game_id, record, import_record)
+        for game_id, record, names, created in records:
+            stored = self._stored_as(game_id, record, lambda r, i: import_record(r, i, created))
             self.seat(group_id, stored, names)
         return group_id
 

@@ -20,8 +20,8 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -30,6 +30,7 @@ from .replay import Fold, replay
 from .store import Store
 
 EVENING_GAP = timedelta(hours=4)
+EARLIEST = datetime.min.replace(tzinfo=timezone.utc)
 LAST_RESULTS = 5
 
 
@@ -57,20 +58,24 @@ def minutes(start: datetime | None, end: datetime | None) -> int | None:
     return None if start is None or end is None else round((end - start).total_seconds() / 60)
 
 
-def seat_details(fold: Fold) -> list[dict[str, Any]]:
+DETAILS = ("boss", "boss_streak", "dishwasher", "dishwasher_streak", "courtesan", "scandal", "excluded")
+
+
+def seat_details(fold: Fold) -> list[dict[str, int]]:
     """What each seat's statistics need beyond score and rank, per game: Karriere Poker's
-    Boss and Tellerwäscher counts and longest streaks; Ladies & Gentlemen's courtesan and
-    scandal."""
+    Boss and Tellerwäscher counts and longest streaks (within the match); Ladies &
+    Gentlemen's courtesan, scandal and the team it excluded."""
     seats = fold.header.seats
     detail = fold.result().detail
     if fold.header.game == "karriere-poker":
-        finishes = [row["finish"] for row in detail.get("games", [])]
-        return [{**_count_and_streak(name, "boss", [f[0]["player"] for f in finishes if f]),
-                 **_count_and_streak(name, "dishwasher", [f[-1]["player"] for f in finishes if f])} for name in seats]
+        finishes = [row["finish"] for row in detail.get("games", []) if row["finish"]]
+        return [{**_count_and_streak(name, "boss", [f[0]["player"] for f in finishes]),
+                 **_count_and_streak(name, "dishwasher", [f[-1]["player"] for f in finishes])} for name in seats]
     if fold.header.game == "ladies-and-gentlemen":
         courtesan = fold.view(None).get("courtesan")
         excluded = set(detail.get("excluded", []))
-        return [{"courtesan": name == courtesan, "scandal": bool(detail.get("scandal")), "excluded": name in excluded} for name in seats]
+        return [{"courtesan": int(name == courtesan), "scandal": int(bool(detail.get("scandal"))), "excluded": int(name in excluded)}
+                for name in seats]
     return [{} for _ in seats]
 
 
@@ -82,91 +87,7 @@ def _count_and_streak(name: str, what: str, holders: list[str]) -> dict[str, int
     return {what: holders.count(name), f"{what}_streak": longest}
 
 
-class Plays:
-    """The kept rows of finished games, and the statistics read from them."""
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        db = store.db
-        with store.lock:
-            fresh = "plays" not in db.table_names()
-            db["plays"].create(
-                {"game": str, "kind": str, "seq": int, "started_at": str, "ended_at": str, "minutes": int, "title": str},
-                pk="game", not_null={"kind", "seq"}, foreign_keys=[("game", "games", "id")], if_not_exists=True,
-            )
-            db["play_seats"].create(
-                {"game": str, "seat": int, "name": str, "score": int, "rank": int, "won": int, "detail": str},
-                pk=("game", "seat"), not_null={"name", "rank", "won", "detail"}, foreign_keys=[("game", "plays", "game")],
-                if_not_exists=True,
-            )
-            db["plays"].create_index(["started_at"], if_not_exists=True)
-        if fresh:
-            self.rebuild()
-
-    def counts(self, fold: Fold, revealed: bool) -> bool:
-        """Whether a game is in the statistics: finished, and its secrets revealed if it has any."""
-        return fold.outcome is not None and (revealed or not fold.game.private_events)
-
-    def keep(self, game_id: str, fold: Fold, events: Sequence[Mapping[str, Any]], revealed: bool) -> None:
-        """Write (or drop) the game's rows; called inside the store's transaction."""
-        execute = self.store.db.conn.execute
-        execute("DELETE FROM play_seats WHERE game = ?", [game_id])
-        execute("DELETE FROM plays WHERE game = ?", [game_id])
-        if not self.counts(fold, revealed):
-            return
-        created = execute("SELECT created_at FROM games WHERE id = ?", [game_id]).fetchone()
-        start, end = span(fold, events, created[0] if created else None)
-        execute(
-            "INSERT INTO plays (game, kind, seq, started_at, ended_at, minutes, title) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [game_id, fold.header.game, fold.seq, start and start.isoformat(), end and end.isoformat(), minutes(start, end), fold.header.title],
-        )
-        result = fold.result()
-        rank_of = {name: rank for rank, tier in enumerate(result.ranking, start=1) for name in tier}
-        unranked = len(result.ranking) + 1
-        self.store.db.conn.executemany(
-            "INSERT INTO play_seats (game, seat, name, score, rank, won, detail) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [(game_id, seat, name, result.scores.get(name), rank_of.get(name, unranked), int(rank_of.get(name) == 1), json.dumps(extra))
-             for seat, (name, extra) in enumerate(zip(fold.header.seats, seat_details(fold), strict=True))],
-        )
-
-    def rebuild(self) -> int:
-        """Write every game's rows anew from its log; the number of games that count."""
-        counted = 0
-        for row in self.store.games():
-            events = self.store.events(row["id"])
-            fold = replay(self.store.header(row["id"]), events)
-            revealed = self.store.revealed(row["id"]) is not None
-            with self.store.transaction():
-                self.keep(row["id"], fold, events, revealed)
-            counted += self.counts(fold, revealed)
-        return counted
-
-    def rows(self, games: Iterable[str] | None = None, people: Mapping[str, Mapping[int, str]] | None = None) -> list[Play]:
-        """The kept plays (of these games, or all), oldest first; `people` names the
-        player of a game's seat where a group knows better than the name played with."""
-        wanted = None if games is None else list(games)
-        people = people or {}
-        with self.store.lock:
-            if wanted is None:
-                plays = self.store.db.execute("SELECT game, kind, started_at, ended_at, minutes, title FROM plays").fetchall()
-                seats = self.store.db.execute("SELECT game, seat, name, score, rank, won, detail FROM play_seats").fetchall()
-            else:
-                self.store.db.execute("CREATE TEMP TABLE IF NOT EXISTS wanted (game TEXT PRIMARY KEY)")
-                self.store.db.execute("DELETE FROM temp.wanted")
-                self.store.db.conn.executemany("INSERT OR IGNORE INTO temp.wanted VALUES (?)", [(g,) for g in wanted])
-                plays = self.store.db.execute(
-                    "SELECT p.game, kind, started_at, ended_at, minutes, title FROM plays p JOIN temp.wanted w ON w.game = p.game").fetchall()
-                seats = self.store.db.execute(
-                    "SELECT s.game, seat, name, score, rank, won, detail FROM play_seats s JOIN temp.wanted w ON w.game = s.game").fetchall()
-        by_game: dict[str, list[Seat]] = defaultdict(list)
-        for game, seat, name, score, rank, won, detail in seats:
-            by_game[game].append(Seat(seat, people.get(game, {}).get(seat, name), name, score, rank, bool(won), json.loads(detail)))
-        shown = [Play(game, kind, when(started), when(ended), mins, title, sorted(by_game[game], key=lambda s: s.seat))
-                 for game, kind, started, ended, mins, title in plays]
-        return sorted(shown, key=lambda p: (p.started or datetime.min.replace(tzinfo=timezone.utc), p.game))
-
-
-@dataclass
+@dataclass(slots=True)
 class Seat:
     seat: int
     name: str  # the player: the group's name for them, else the name played with
@@ -174,10 +95,9 @@ class Seat:
     score: int | None
     rank: int
     won: bool
-    detail: dict[str, Any]
 
 
-@dataclass
+@dataclass(slots=True)
 class Play:
     game: str
     kind: str
@@ -185,11 +105,8 @@ class Play:
     ended: datetime | None
     minutes: int | None
     title: str | None
-    seats: list[Seat]
-
-    @property
-    def winners(self) -> list[str]:
-        return [s.name for s in self.seats if s.won]
+    winners: list[str] = field(default_factory=list)
+    seats: list[Seat] = field(default_factory=list)
 
 
 @dataclass
@@ -217,71 +134,207 @@ def evenings(plays: Sequence[Play]) -> list[Evening]:
     return nights[::-1]
 
 
-def summary(plays: Sequence[Play]) -> dict[str, Any]:
-    """Per player: games played and won, win rate, per game, the last results; plus the
-    evenings. JSON-ready."""
-    players: dict[str, dict[str, Any]] = {}
-    per_game: dict[tuple[str, str], dict[str, Any]] = {}
-    for play in plays:
-        for seat in play.seats:
-            name = seat.name
-            mine = players.setdefault(name, {"name": name, "played": 0, "won": 0, "last": []})
-            mine["played"] += 1
-            mine["won"] += seat.won
-            mine["last"].append({"game": play.game, "kind": play.kind, "date": play.started and play.started.date().isoformat(),
-                                 "rank": seat.rank, "won": seat.won, **({"score": seat.score} if seat.score is not None else {})})
-            _add_game(per_game.setdefault((name, play.kind), {"played": 0, "won": 0}), play.kind, seat)
-    for (name, kind), tally in per_game.items():
-        players[name].setdefault("games", {})[kind] = _finish_game(tally)
-    shown = []
-    for mine in players.values():
-        shown.append({"name": mine["name"], "played": mine["played"], "won": mine["won"], "win_rate": round(mine["won"] / mine["played"], 3),
-                      "games": mine.get("games", {}), "last": mine["last"][::-1][:LAST_RESULTS]})
-    shown.sort(key=lambda p: (-p["won"], -p["played"], p["name"].casefold()))
-    nights = evenings(plays)
-    return {
-        "games": len(plays),
-        "players": shown,
-        "evenings": [{"date": n.plays[0].started and n.plays[0].started.date().isoformat(), "minutes": n.minutes,
-                      "games": [{"game": p.game, "kind": p.kind, "minutes": p.minutes, "winners": p.winners} for p in n.plays]}
-                     for n in nights],
-    }
+@dataclass(frozen=True)
+class Source:
+    """Whose seats a statistic reads: every finished game by the name played with, or a
+    group's by its players (after merges; a group's tables are `referee.groups`')."""
+
+    seats: str  # FROM ... WHERE ..., the seats as `s`
+    plays: str  # a condition on `plays` (as `p`)
+    params: tuple[Any, ...]
+    key: str  # the column that tells the player apart
+    person: Mapping[Any, str] | None  # key -> the player's name, where not the key itself
+
+    def name(self, key: Any) -> str:
+        return str(key) if self.person is None else self.person.get(key, "?")
 
 
-def _add_game(tally: dict[str, Any], kind: str, seat: Seat) -> None:
-    tally["played"] += 1
-    tally["won"] += seat.won
-    if seat.score is not None:
-        tally.setdefault("points", []).append(seat.score)
+class Plays:
+    """The kept rows of finished games, and the statistics read from them (in SQL: the
+    10,000 games of a club are summed up without building an object per seat)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        db = store.db
+        with store.lock:
+            fresh = "plays" not in db.table_names()
+            db.table("plays").create(
+                {"game": str, "kind": str, "seq": int, "started_at": str, "ended_at": str, "minutes": int, "title": str},
+                pk="game", not_null={"kind", "seq"}, foreign_keys=[("game", "games", "id")], if_not_exists=True,
+            )
+            db.table("play_seats").create(
+                {"game": str, "seat": int, "kind": str, "started_at": str, "name": str, "score": int, "rank": int, "won": int,
+                 **{column: int for column in DETAILS}},
+                pk=("game", "seat"), not_null={"kind", "name", "rank", "won"}, foreign_keys=[("game", "plays", "game")],
+                if_not_exists=True,
+            )
+            db.table("play_seats").create_index(["name"], if_not_exists=True)
+        if fresh:
+            self.rebuild()
+
+    def counts(self, fold: Fold, revealed: bool) -> bool:
+        """Whether a game is in the statistics: finished, and its secrets revealed if it has any."""
+        return fold.outcome is not None and (revealed or not fold.game.private_events)
+
+    def keep(self, game_id: str, fold: Fold, events: Sequence[Mapping[str, Any]], revealed: bool) -> None:
+        """Write (or drop) the game's rows; called inside the store's transaction."""
+        execute = self.store.db.conn.execute
+        execute("DELETE FROM play_seats WHERE game = ?", [game_id])
+        execute("DELETE FROM plays WHERE game = ?", [game_id])
+        if not self.counts(fold, revealed):
+            return
+        created = execute("SELECT created_at FROM games WHERE id = ?", [game_id]).fetchone()
+        start, end = span(fold, events, created[0] if created else None)
+        started = start and start.isoformat()
+        execute(
+            "INSERT INTO plays (game, kind, seq, started_at, ended_at, minutes, title) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [game_id, fold.header.game, fold.seq, started, end and end.isoformat(), minutes(start, end), fold.header.title],
+        )
+        result = fold.result()
+        rank_of = {name: rank for rank, tier in enumerate(result.ranking, start=1) for name in tier}
+        unranked = len(result.ranking) + 1
+        self.store.db.conn.executemany(
+            f"INSERT INTO play_seats (game, seat, kind, started_at, name, score, rank, won, {', '.join(DETAILS)}) "
+            f"VALUES ({', '.join('?' * (8 + len(DETAILS)))})",
+            [(game_id, seat, fold.header.game, started, name, result.scores.get(name), rank_of.get(name, unranked),
+              int(rank_of.get(name) == 1), *(extra.get(column) for column in DETAILS))
+             for seat, (name, extra) in enumerate(zip(fold.header.seats, seat_details(fold), strict=True))],
+        )
+
+    def rebuild(self) -> int:
+        """Write every game's rows anew from its log; the number of games that count."""
+        counted = 0
+        for row in self.store.games():
+            events = self.store.events(row["id"])
+            fold = replay(self.store.header(row["id"]), events)
+            revealed = self.store.revealed(row["id"]) is not None
+            with self.store.transaction():
+                self.keep(row["id"], fold, events, revealed)
+            counted += self.counts(fold, revealed)
+        return counted
+
+    # --- reading -----------------------------------------------------------------------
+
+    def source(self, group_id: str | None) -> Source:
+        if group_id is None:
+            return Source("FROM play_seats s WHERE 1", "1", (), "s.name", None)
+        with self.store.lock:
+            person = dict(self.store.db.execute(
+                "SELECT p.id, COALESCE(m.name, p.name) FROM group_players p LEFT JOIN group_players m ON m.id = p.merged_into "
+                "WHERE p.grp = ?", [group_id]).fetchall())
+        return Source("FROM group_seats g JOIN play_seats s ON s.game = g.game AND s.seat = g.seat WHERE g.grp = ?",
+                      "p.game IN (SELECT game FROM group_seats WHERE grp = ? AND seat = 0)", (group_id,), "g.player", person)
+
+    def _query(self, sql: str, params: Sequence[Any]) -> list[Any]:
+        with self.store.lock:
+            return self.store.db.execute(sql, list(params)).fetchall()
+
+    def plays(self, group_id: str | None = None, seats: bool = False, kind: str | None = None, latest: int | None = None) -> list[Play]:
+        """The kept plays (of one game, the `latest` ones), oldest first, with their winners
+        and, if asked, every seat."""
+        source = self.source(group_id)
+        games = (f"SELECT game FROM plays p WHERE {source.plays}" + (" AND p.kind = ?" if kind else "")
+                 + " ORDER BY julianday(started_at) DESC, game DESC" + (" LIMIT ?" if latest is not None else ""))
+        chosen = [*source.params, *([kind] if kind else []), *([latest] if latest is not None else [])]
+        found = [Play(game, game_kind, when(started), when(ended), mins, title) for game, game_kind, started, ended, mins, title in self._query(
+            f"SELECT game, kind, started_at, ended_at, minutes, title FROM plays WHERE game IN ({games}) "
+            "ORDER BY julianday(started_at), game", chosen)]
+        by_game = {play.game: play for play in found}
+        rows = self._query(f"SELECT s.game, s.seat, {source.key}, s.name, s.score, s.rank, s.won {source.seats} AND s.game IN ({games})"
+                           + ("" if seats else " AND s.won = 1") + " ORDER BY s.game, s.seat", [*source.params, *chosen])
+        for game, seat, key, played_as, score, rank, won in rows:
+            play, name = by_game[game], source.name(key)
+            if won:
+                play.winners.append(name)
+            if seats:
+                play.seats.append(Seat(seat, name, played_as, score, rank, bool(won)))
+        return found
+
+    def summary(self, group_id: str | None = None) -> dict[str, Any]:
+        """Per player: games played and won, win rate, per game, the last results; plus the
+        evenings. JSON-ready."""
+        source = self.source(group_id)
+        tallies: dict[str, dict[str, dict[str, int]]] = defaultdict(dict)
+        sums = ", ".join(f"SUM(s.{c})" if not c.endswith("_streak") else f"MAX(s.{c})" for c in DETAILS)
+        for key, kind, *values in self._query(
+                f"SELECT {source.key}, s.kind, COUNT(*), SUM(s.won), SUM(s.score), COUNT(s.score), MAX(s.score), "
+                f"SUM(s.courtesan * s.won), {sums} {source.seats} GROUP BY 1, 2", source.params):
+            _add(tallies[source.name(key)].setdefault(kind, {}), values)
+        plays = self.plays(group_id)
+        last = self.last_results(source, set(tallies))
+        shown = []
+        for name, games in tallies.items():
+            played, won = sum(t["played"] for t in games.values()), sum(t["won"] for t in games.values())
+            shown.append({"name": name, "played": played, "won": won, "win_rate": round(won / played, 3),
+                          "games": {kind: _shown(kind, tally) for kind, tally in sorted(games.items())}, "last": last.get(name, [])})
+        shown.sort(key=lambda p: (-p["won"], -p["played"], p["name"].casefold()))
+        return {
+            "games": len(plays),
+            "players": shown,
+            "evenings": [{"date": n.plays[0].started and n.plays[0].started.date().isoformat(), "minutes": n.minutes,
+                          "games": [{"game": p.game, "kind": p.kind, "title": p.title, "minutes": p.minutes, "winners": p.winners}
+                                    for p in n.plays]} for n in evenings(plays)],
+        }
+
+    def last_results(self, source: Source, names: set[str], batch: int = 200) -> dict[str, list[dict[str, Any]]]:
+        """Each player's latest LAST_RESULTS results, newest first: read from the newest
+        games back, a batch at a time, until every player has them (or the games end)."""
+        last: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        offset = 0
+        while any(len(last[name]) < LAST_RESULTS for name in names):
+            rows = self._query(
+                f"SELECT s.game, s.kind, s.started_at, {source.key}, s.rank, s.won, s.score {source.seats} AND s.game IN "
+                f"(SELECT game FROM plays p WHERE {source.plays} ORDER BY julianday(started_at) DESC, game DESC LIMIT ? OFFSET ?) "
+                "ORDER BY julianday(s.started_at) DESC, s.game DESC, s.seat", [*source.params, *source.params, batch, offset])
+            if not rows:
+                break
+            for game, kind, started, key, rank, won, score in rows:
+                mine = last[source.name(key)]
+                if len(mine) < LAST_RESULTS:
+                    begun = when(started)
+                    mine.append({"game": game, "kind": kind, "date": begun and begun.date().isoformat(), "rank": rank, "won": bool(won),
+                                 **({"score": score} if score is not None else {})})
+            offset += batch
+        return dict(last)
+
+    def head_to_head(self, group_id: str | None, first: str, second: str) -> dict[str, Any]:
+        """The games two players played together: how often each finished ahead of the other."""
+        source = self.source(group_id)
+        keys = [[name] if source.person is None else [k for k, n in source.person.items() if n == name] for name in (first, second)]
+        ranks: dict[str, list[int | None]] = {}
+        wanted = [*keys[0], *keys[1]]
+        for game, key, rank in self._query(f"SELECT s.game, {source.key}, s.rank {source.seats} AND {source.key} IN "
+                                           f"({', '.join('?' * len(wanted)) or 'NULL'})", [*source.params, *wanted]):
+            ranks.setdefault(game, [None, None])[0 if key in keys[0] else 1] = rank
+        pairs = [(a, b) for a, b in ranks.values() if a is not None and b is not None]
+        ahead, behind = sum(a < b for a, b in pairs), sum(a > b for a, b in pairs)
+        return {"players": [first, second], "together": len(pairs), "ahead": {first: ahead, second: behind},
+                "level": len(pairs) - ahead - behind}
+
+
+def _add(tally: dict[str, int], values: Sequence[Any]) -> None:
+    """Add one row of the summary's sums (a player's, or a merged spelling's) to a tally."""
+    played, won, points, scored, best, courtesan_won, *details = values
+    for name, value in (("played", played), ("won", won), ("points", points or 0), ("scored", scored), ("courtesan_won", courtesan_won or 0),
+                        *zip(DETAILS, details)):
+        if name.endswith("_streak"):
+            tally[name] = max(tally.get(name, 0), value or 0)
+        else:
+            tally[name] = tally.get(name, 0) + (value or 0)
+    if best is not None:
+        tally["best"] = max(tally.get("best", best), best)
+
+
+def _shown(kind: str, tally: dict[str, int]) -> dict[str, Any]:
+    """A player's tally of one game, with the fields that game has."""
+    shown: dict[str, Any] = {"played": tally["played"], "won": tally["won"]}
+    if tally["scored"]:
+        shown.update(average=round(tally["points"] / tally["scored"], 1), best=tally["best"])
     if kind == "karriere-poker":
-        for what in ("boss", "dishwasher"):
-            tally[what] = tally.get(what, 0) + seat.detail.get(what, 0)
-            tally[f"{what}_streak"] = max(tally.get(f"{what}_streak", 0), seat.detail.get(f"{what}_streak", 0))
+        shown.update({k: tally[k] for k in ("boss", "boss_streak", "dishwasher", "dishwasher_streak")})
     if kind == "ladies-and-gentlemen":
-        counted = Counter({"courtesan": seat.detail.get("courtesan", False), "courtesan_won": seat.detail.get("courtesan", False) and seat.won,
-                           "scandals": seat.detail.get("scandal", False), "excluded": seat.detail.get("excluded", False)})
-        for what, value in counted.items():
-            tally[what] = tally.get(what, 0) + int(value)
-
-
-def _finish_game(tally: dict[str, Any]) -> dict[str, Any]:
-    points = tally.pop("points", None)
-    if points:
-        tally["average"] = round(sum(points) / len(points), 1)
-        tally["best"] = max(points)
-    return tally
-
-
-def head_to_head(plays: Sequence[Play], first: str, second: str) -> dict[str, Any]:
-    """The games two players played together: how often each finished ahead of the other."""
-    together = ahead = behind = 0
-    for play in plays:
-        ranks = {s.name: s.rank for s in play.seats}
-        if first in ranks and second in ranks:
-            together += 1
-            ahead += ranks[first] < ranks[second]
-            behind += ranks[first] > ranks[second]
-    return {"players": [first, second], "together": together, "ahead": {first: ahead, second: behind}, "level": together - ahead - behind}
+        shown.update(courtesan=tally["courtesan"], courtesan_won=tally["courtesan_won"], scandals=tally["scandal"], excluded=tally["excluded"])
+    return shown
 
 
 CSV_COLUMNS = ("date", "game_id", "game", "title", "player", "played_as", "seat", "score", "rank", "won", "minutes")

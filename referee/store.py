@@ -205,10 +205,10 @@ class Store:
     # --- games -----------------------------------------------------------------------
 
     def create_game(self, header: Header, game_id: str | None = None, events: Iterable[Mapping[str, Any]] = (),
-                    revealed_seq: int | None = None, then: Callable[[str], None] | None = None) -> str:
+                    revealed_seq: int | None = None, then: Callable[[str], None] | None = None, created_at: str | None = None) -> str:
         """Store a new game's header and, for an import, its checked events (revealed as of
-        `revealed_seq`), all in one transaction (an import is all or nothing) with
-        `then(id)`; returns its id."""
+        `revealed_seq`; stored first at `created_at`, where a group's file says so), all in
+        one transaction (an import is all or nothing) with `then(id)`; returns its id."""
         game_id = game_id or new_game_id()
         line = canonical(header.to_json())
         root = chain_hash("", line)
@@ -216,7 +216,7 @@ class Store:
             with self.transaction():
                 self.db.execute(
                     "INSERT INTO games (id, game, header, hash, created_at, head_seq, head_hash, revealed_seq) VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
-                    [game_id, header.game, line, root, now(), root, revealed_seq],
+                    [game_id, header.game, line, root, created_at or now(), root, revealed_seq],
                 )
                 head = (0, root)
                 for event in events:

@@ -114,7 +114,7 @@ class Tables:
     def create(self, header: Header, game_id: str | None = None) -> str:
         return self.store.create_game(header, game_id)
 
-    def import_record(self, record: Record, game_id: str | None = None) -> str:
+    def import_record(self, record: Record, game_id: str | None = None, created_at: str | None = None) -> str:
         """Store a whole (already checked) record as a new game, all or nothing; its id.
 
         A finished record is an archive: whoever imports it holds every secret already, so
@@ -122,7 +122,7 @@ class Tables:
         fold = replay(record.header, record.events)
         finished = fold.outcome is not None
         return self.store.create_game(record.header, game_id, record.events, revealed_seq=fold.seq if finished else None,
-                                      then=lambda stored: self.plays.keep(stored, fold, record.events, revealed=finished))
+                                      then=lambda stored: self.plays.keep(stored, fold, record.events, revealed=finished), created_at=created_at)
 
     def _game_lock(self, game_id: str) -> threading.RLock:
         lock = self._locks.get(game_id)

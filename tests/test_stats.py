@@ -15,7 +15,6 @@ from conftest import EVENTS_DIR
 
 from referee.cli import main
 from referee.record import read_record
-from referee.stats import head_to_head, summary
 from referee.store import Store
 from referee.tables import Tables
 
@@ -85,13 +84,13 @@ def test_a_game_counts_from_the_move_that_ends_it_until_a_void_reopens_it(tables
     for event in record.events:
         body = {k: v for k, v in event.items() if k != "seq"}
         tables.append(game_id, body)
-        counted.append(bool(tables.plays.rows()))
+        counted.append(bool(tables.plays.plays(seats=True)))
     assert counted == [False] * (len(record.events) - 1) + [True]
     last = len(record.events)
     tables.append(game_id, {"type": "void", "target": last, "reason": "Anna had not passed yet"})
-    assert tables.plays.rows() == []  # unfinished again: no longer counted
+    assert tables.plays.plays(seats=True) == []  # unfinished again: no longer counted
     tables.append(game_id, {k: v for k, v in record.events[-1].items() if k != "seq"})
-    [play] = tables.plays.rows()
+    [play] = tables.plays.plays(seats=True)
     assert [s.score for s in play.seats] == [24, -2, -4] and play.winners == ["Anna"]
 
 
@@ -101,9 +100,9 @@ def test_a_game_with_secrets_counts_only_once_the_host_reveals_it(tables: Tables
     for event in record.events:
         tables.append(game_id, {k: v for k, v in event.items() if k != "seq"})
     assert tables.fold(game_id).outcome is not None
-    assert tables.plays.rows() == []  # over, but its money is secret until the host confirms the end
+    assert tables.plays.plays(seats=True) == []  # over, but its money is secret until the host confirms the end
     tables.reveal(game_id)
-    [play] = tables.plays.rows()
+    [play] = tables.plays.plays(seats=True)
     assert {s.name: s.score for s in play.seats} == {"Anna": 15, "Ben": 14, "Cem": 16}
 
 
@@ -122,9 +121,9 @@ def test_durations_and_evenings(tables: Tables) -> None:
     later = timed("ftw-3-players", "2026-11-27T19:30:00+01:00", {len(sample("ftw-3-players").events): "2026-11-27T20:15:00+01:00"})
     for record in (ftw, eotm, later):
         tables.import_record(record)
-    plays = tables.plays.rows()
+    plays = tables.plays.plays()
     assert [p.minutes for p in plays] == [40, 70, 45]  # 19:00-19:40, 20:00-21:10, 19:30-20:15
-    nights = summary(plays)["evenings"]
+    nights = tables.plays.summary()["evenings"]
     # 20:00 follows 19:40 within 4 hours: one evening of 40 + 70 = 110 minutes; a week later another.
     assert [(n["date"], n["minutes"], len(n["games"])) for n in nights] == [("2026-11-27", 45, 1), ("2026-11-20", 110, 2)]
     assert nights[1]["games"][0]["winners"] == ["Anna", "Cem"]
@@ -134,9 +133,9 @@ def test_head_to_head_counts_who_finished_ahead(tables: Tables) -> None:
     for name in ("ftw-3-players", "ftw-6-players-flags", "employee-of-the-month-3-players"):
         tables.import_record(sample(name))
     # ftw-3: Anna 25 = Cem 25 (level); ftw-6: Anna 95 > Cem 80; eotm-3: Anna 24 > Cem -4.
-    assert head_to_head(tables.plays.rows(), "Anna", "Cem") == {
+    assert tables.plays.head_to_head(None, "Anna", "Cem") == {
         "players": ["Anna", "Cem"], "together": 3, "ahead": {"Anna": 2, "Cem": 0}, "level": 1}
-    assert head_to_head(tables.plays.rows(), "Anna", "Fay")["together"] == 1
+    assert tables.plays.head_to_head(None, "Anna", "Fay")["together"] == 1
 
 
 def test_the_csv_has_a_row_per_player_per_game(tmp_path: Path) -> None:

@@ -84,7 +84,7 @@ def join_group(group_id: str) -> None:
 def member_group(group_id: str | None) -> dict[str, Any]:
     """The group, if this browser belongs to it; 404 otherwise, as for a group that does not
     exist: nothing of a group is shown outside it, not even that it exists."""
-    group = referee().groups.group(group_id) if group_id in session.get(MY_GROUPS, []) else None
+    group = referee().groups.group(group_id) if group_id and group_id in session.get(MY_GROUPS, []) else None
     if group is None:
         abort(404, "There is no such group.")
     return group

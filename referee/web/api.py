@@ -168,7 +168,7 @@ def create_game() -> tuple[Response, int]:
     """Start a game: returns its id, the join code and the host token."""
     body = json_body(SCHEMAS["CreateGame"])
     try:
-        header = parse_header({"format": FORMAT, "options": {}, **body}, None)
+        header = parse_header({"format": FORMAT, "options": {}, "started_at": now(), **body}, None)
     except RecordError as error:
         raise BadFields(error.errors, str(error)) from None
     return created(referee().tables.create(header))

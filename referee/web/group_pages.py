@@ -18,17 +18,15 @@ from werkzeug.wrappers import Response as BaseResponse
 from ..games import GAMES
 from ..groups import GroupError
 from ..record import RecordError
-from ..stats import Play, evenings, head_to_head, plays_csv, summary
+from ..stats import plays_csv
 from . import join_group, member_group, referee
 from .pages import line_chart, public_url, qr_svg
+from .words import day
 
 bp = Blueprint("groups", __name__, url_prefix="/groups")
 CHART_POINTS = 20  # evenings (or games) in a chart: it stays readable on a phone
 CHART_PLAYERS = 6
-
-
-def group_plays(group_id: str) -> list[Play]:
-    return referee().groups.plays(referee().tables.plays, group_id)
+EVENINGS_SHOWN = 10  # the page lists the latest evenings; the CSV and `referee stats --json` have them all
 
 
 @bp.post("")
@@ -83,42 +81,42 @@ def player(group_id: str, player_id: int) -> BaseResponse:
 
 @bp.get("/<group_id>/stats")
 def stats(group_id: str) -> str:
-    """Statistics and charts of the group's finished games, and its evenings."""
+    """Statistics and charts of the group's finished games, and its latest evenings."""
     found = member_group(group_id)
-    plays = group_plays(group_id)
-    shown = summary(plays)
+    kept = referee().tables.plays
+    shown = kept.summary(group_id)
     names = [p["name"] for p in shown["players"]]
-    first, second = request.args.get("a"), request.args.get("b")
-    versus = head_to_head(plays, first, second) if first in names and second in names and first != second else None
+    first, second = request.args.get("a", ""), request.args.get("b", "")
+    versus = kept.head_to_head(group_id, first, second) if first in names and second in names and first != second else None
     kinds = sorted({kind for p in shown["players"] for kind in p["games"]})
     return render_template("group_stats.html", group=found, shown=shown, kinds=kinds, names=names, versus=versus,
-                           charts=stats_charts(plays, [p["name"] for p in shown["players"][:CHART_PLAYERS]]), nights=evenings(plays))
+                           charts=stats_charts(group_id, shown, kinds), nights=shown["evenings"][:EVENINGS_SHOWN])
 
 
-def stats_charts(plays: list[Play], leaders: list[str]) -> list[tuple[str, str]]:
-    """Wins over the evenings (running totals of the leading players) and points per game
-    for each game with points (its latest games)."""
-    shown = []
-    nights = evenings(plays)[::-1][-CHART_POINTS:]
+def stats_charts(group_id: str, shown: dict[str, Any], kinds: list[str]) -> list[tuple[str, str]]:
+    """Wins over the latest evenings (running totals of the leading players), and each
+    game's points in its latest plays."""
+    leaders = [p["name"] for p in shown["players"][:CHART_PLAYERS]]
+    charts = []
+    nights = shown["evenings"][:CHART_POINTS][::-1]
     if len(nights) > 1 and leaders:
-        wins = {name: list(itertools.accumulate(sum(name in p.winners for p in night.plays) for night in nights)) for name in leaders}
-        labels = [night.plays[0].started.strftime("%d.%m.") if night.plays[0].started else "?" for night in nights]
-        shown.append((gettext("Wins over the evenings"), line_chart(labels, wins)))
-    for kind, kind_plays in itertools.groupby(sorted((p for p in plays if p.kind), key=lambda p: p.kind), key=lambda p: p.kind):
-        latest = [p for p in kind_plays if any(s.score is not None for s in p.seats)][-CHART_POINTS:]
+        wins = {name: list(itertools.accumulate(sum(name in game["winners"] for game in night["games"]) for night in nights)) for name in leaders}
+        charts.append((gettext("Wins over the evenings"), line_chart([day(night["date"]) for night in nights], wins)))
+    for kind in kinds:
+        latest = [p for p in referee().tables.plays.plays(group_id, seats=True, kind=kind, latest=CHART_POINTS) if any(s.score is not None for s in p.seats)]
         if len(latest) > 1:
-            names = [n for n in leaders if any(s.name == n for p in latest for s in p.seats)]
-            series = {n: [next((s.score for s in p.seats if s.name == n), None) for p in latest] for n in names}
-            labels = [p.started.strftime("%d.%m.") if p.started else "?" for p in latest]
-            shown.append((gettext("Points per game: %(game)s", game=GAMES[kind].title), line_chart(labels, series)))
-    return shown
+            series = {n: [next((s.score for s in p.seats if s.name == n), None) for p in latest]
+                      for n in leaders if any(s.name == n for p in latest for s in p.seats)}
+            labels = [day(p.started.date().isoformat() if p.started else None) for p in latest]
+            charts.append((gettext("Points per game: %(game)s", game=GAMES[kind].title), line_chart(labels, series)))
+    return charts
 
 
 @bp.get("/<group_id>/plays.csv")
 def plays_file(group_id: str) -> Response:
     """The group's plays for spreadsheets: one row per player per game."""
     member_group(group_id)
-    return Response(plays_csv(group_plays(group_id)), mimetype="text/csv",
+    return Response(plays_csv(referee().tables.plays.plays(group_id, seats=True)), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="plays-{group_id}.csv"'})
 
 

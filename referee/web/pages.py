@@ -56,7 +56,7 @@ from ..stats import minutes, span
 from .icon import icon_png
 from .news import missed, news
 from .notation import read_token
-from .words import EOTM_KINDS, ball_verdict, boutique_text, card_text, colour, duration, ending, say, senators_tie
+from .words import EOTM_KINDS, ball_verdict, boutique_text, card_text, colour, day, duration, ending, say, senators_tie
 
 bp = Blueprint("pages", __name__)
 htmx = HTMX()
@@ -84,7 +84,7 @@ def init_app(app: Flask) -> None:
     babel.init_app(app, locale_selector=choose_language)
     app.register_blueprint(bp)
     app.jinja_env.globals.update(GAMES=GAMES, card_label=card_label, card_text=card_text, say=say, colour_text=colour, boutique_text=boutique_text, senators_tie=senators_tie, ball_verdict=ball_verdict,
-                                 flag_sentence=flag_sentence, end_sentence=end_sentence, get_locale=get_locale, receipt_qr=qr_svg, duration=duration)
+                                 flag_sentence=flag_sentence, end_sentence=end_sentence, get_locale=get_locale, receipt_qr=qr_svg, duration=duration, day=day)
     app.jinja_env.filters["say"] = say
 
 
@@ -229,7 +229,7 @@ def new_game() -> Any:
     if request.method == "GET":
         return render_template("new.html", game=find_game(game), names="", group=group, offered=offered)
     names = [line.strip() for line in re.split(r"[\n,]", request.form.get("seats", "")) if line.strip()]
-    header_json = {"format": FORMAT, "game": game, "seats": names, "options": options_from_form(game, request.form)}
+    header_json = {"format": FORMAT, "game": game, "seats": names, "options": options_from_form(game, request.form), "started_at": now()}
     if request.form.get("title", "").strip():
         header_json["title"] = request.form["title"].strip()
     try:
@@ -628,8 +628,9 @@ def charts(game: str, detail: dict[str, Any]) -> list[tuple[str, str]]:
     return []
 
 
-def line_chart(x_labels: list[str], series: dict[str, list[int]]) -> str:
-    """A small line chart as inline SVG without scripts (pygal), sized for a phone."""
+def line_chart(x_labels: list[str], series: dict[str, list[int | None]] | dict[str, list[int]]) -> str:
+    """A small line chart as inline SVG without scripts (pygal), sized for a phone; a
+    None is a gap (a player who was not in that game)."""
     chart = pygal.Line(js=[], width=360, height=260, show_legend=True, legend_at_bottom=True,
                        show_dots=len(x_labels) <= 40, style=pygal.style.LightStyle)
     chart.x_labels = x_labels if len(x_labels) <= 20 else [label if i % 10 == 0 else "" for i, label in enumerate(x_labels)]

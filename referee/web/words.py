@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from flask_babel import gettext, lazy_gettext
+from flask_babel import get_locale, gettext, lazy_gettext
 
 COLOURS = {"red": lazy_gettext("red"), "orange": lazy_gettext("orange"), "yellow": lazy_gettext("yellow"),
            "green": lazy_gettext("green"), "blue": lazy_gettext("blue"), "purple": lazy_gettext("purple")}
@@ -129,3 +129,11 @@ def duration(minutes: int) -> str:
     """A game's or an evening's length: "1 h 05 min", "1 Std. 05 Min."."""
     hours, rest = divmod(max(minutes, 0), 60)
     return gettext("%(hours)d h %(minutes)02d min", hours=hours, minutes=rest) if hours else gettext("%(minutes)d min", minutes=rest)
+
+
+def day(iso: str | None) -> str:
+    """A date as the language writes it: "2026-11-20", "20.11.2026"."""
+    if not iso:
+        return "?"
+    year, month, date = iso.split("-")
+    return iso if get_locale().language == "en" else f"{date}.{month}.{year}"

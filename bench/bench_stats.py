@@ -23,6 +23,7 @@ import sys
 import tempfile
 import time
 from dataclasses import replace
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,7 @@ from referee.tables import Tables
 from referee.web import create_app
 
 EVENTS = Path(__file__).resolve().parent.parent / "events"
+FIRST_EVENING = datetime(1999, 1, 1, 19, tzinfo=timezone(timedelta(hours=1)))
 
 
 def fill(db: str, games: int) -> str:
@@ -48,10 +50,11 @@ def fill(db: str, games: int) -> str:
     for number in range(games):
         record, fold = samples[number % len(samples)]
         evening, game = divmod(number, 3)
-        started = f"{2000 + evening // 365:04d}-{1 + evening % 365 // 31 % 12:02d}-{1 + evening % 28:02d}T{19 + game}:00:00+01:00"
-        header = replace(record.header, started_at=started)
+        started = FIRST_EVENING + timedelta(days=evening, hours=game)
+        header = replace(record.header, started_at=started.isoformat())
+        timed_fold = replace(fold, header=header)
         game_id = tables.store.create_game(header, f"g{number}", (), revealed_seq=fold.seq,
-                                           then=lambda stored, f=fold, r=record: tables.plays.keep(stored, f, r.events, revealed=True))
+                                           then=lambda stored, f=timed_fold, r=record: tables.plays.keep(stored, f, r.events, revealed=True))
         groups.seat(group_id, game_id, list(header.seats))
     return group_id
 

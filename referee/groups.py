@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .record import RecordError, read_record, write_record
+from .stats import Plays, regroup
 from .store import Store, new_game_id, now
 
 GROUP_FORMAT = "table-group/1"
@@ -49,6 +50,7 @@ def clean_name(name: Any) -> str:
 class Groups:
     def __init__(self, store: Store) -> None:
         self.store = store
+        Plays(store)  # the statistics' tables, which keep each seat's player
         db = store.db
         with store.lock:
             db.table("groups").create({"id": str, "name": str, "code": str, "created_at": str}, pk="id",
@@ -60,7 +62,7 @@ class Groups:
             db.table("group_seats").create({"game": str, "seat": int, "grp": str, "player": int}, pk=("game", "seat"),
                                      not_null={"grp", "player"}, foreign_keys=[("game", "games", "id"), ("grp", "groups", "id")],
                                      if_not_exists=True)
-            db.table("group_seats").create_index(["grp"], if_not_exists=True)
+            db.table("group_seats").create_index(["grp", "seat"], if_not_exists=True)
 
     def _one(self, sql: str, params: Iterable[Any]) -> Any:
         with self.store.lock:
@@ -130,6 +132,7 @@ class Groups:
             "INSERT INTO group_seats (game, seat, grp, player) VALUES (?, ?, ?, ?)",
             [(game_id, seat, group_id, player) for seat, player in enumerate(self._player_ids(group_id, names))],
         )
+        regroup(self.store, game_id)  # a finished game seated later (a group's file): its statistics too
 
     def rename(self, group_id: str, player_id: int, name: str) -> None:
         """Rename a player; the records keep the names they were played with."""

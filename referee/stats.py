@@ -137,7 +137,7 @@ def evenings(plays: Sequence[Play]) -> list[Evening]:
 @dataclass(frozen=True)
 class Source:
     """Whose seats a statistic reads: every finished game by the name played with, or a
-    group's by its players (after merges; a group's tables are `referee.groups`')."""
+    group's by its players (their ids kept with each seat, their names after merges)."""
 
     seats: str  # FROM ... WHERE ..., the seats as `s`
     plays: str  # a condition on `plays` (as `p`)
@@ -147,6 +147,18 @@ class Source:
 
     def name(self, key: Any) -> str:
         return str(key) if self.person is None else self.person.get(key, "?")
+
+
+def regroup(store: Store, game_id: str) -> None:
+    """Copy the game's group and each seat's player (`referee.groups`) into its kept rows,
+    so a group's statistics read its rows by an index (inside the caller's transaction).
+    A store without groups has nothing to copy."""
+    if not store.db.conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'group_seats'").fetchone():
+        return
+    store.db.conn.execute("UPDATE plays SET grp = (SELECT grp FROM group_seats WHERE game = ?1 AND seat = 0) WHERE game = ?1", [game_id])
+    store.db.conn.execute(
+        "UPDATE play_seats SET (grp, player) = (SELECT COALESCE(MAX(grp), ''), MAX(player) FROM group_seats g "
+        "WHERE g.game = ?1 AND g.seat = play_seats.seat) WHERE game = ?1", [game_id])
 
 
 class Plays:
@@ -159,16 +171,18 @@ class Plays:
         with store.lock:
             fresh = "plays" not in db.table_names()
             db.table("plays").create(
-                {"game": str, "kind": str, "seq": int, "started_at": str, "ended_at": str, "minutes": int, "title": str},
+                {"game": str, "grp": str, "kind": str, "seq": int, "started_at": str, "ended_at": str, "minutes": int, "title": str},
                 pk="game", not_null={"kind", "seq"}, foreign_keys=[("game", "games", "id")], if_not_exists=True,
             )
-            db.table("play_seats").create(
-                {"game": str, "seat": int, "kind": str, "started_at": str, "name": str, "score": int, "rank": int, "won": int,
-                 **{column: int for column in DETAILS}},
-                pk=("game", "seat"), not_null={"kind", "name", "rank", "won"}, foreign_keys=[("game", "plays", "game")],
-                if_not_exists=True,
+            # A group's seats lie together (clustered by group): its statistics read one stretch.
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS play_seats (grp TEXT NOT NULL DEFAULT '', game TEXT NOT NULL REFERENCES plays (game), "
+                "seat INTEGER NOT NULL, player INTEGER, kind TEXT NOT NULL, started_at TEXT, name TEXT NOT NULL, score INTEGER, "
+                f"rank INTEGER NOT NULL, won INTEGER NOT NULL, {', '.join(f'{c} INTEGER' for c in DETAILS)}, "
+                "PRIMARY KEY (grp, game, seat)) WITHOUT ROWID"
             )
-            db.table("play_seats").create_index(["name"], if_not_exists=True)
+            db.table("plays").create_index(["grp"], if_not_exists=True)
+            db.table("play_seats").create_index(["game"], if_not_exists=True)
         if fresh:
             self.rebuild()
 
@@ -200,6 +214,7 @@ class Plays:
               int(rank_of.get(name) == 1), *(extra.get(column) for column in DETAILS))
              for seat, (name, extra) in enumerate(zip(fold.header.seats, seat_details(fold), strict=True))],
         )
+        regroup(self.store, game_id)
 
     def rebuild(self) -> int:
         """Write every game's rows anew from its log; the number of games that count."""
@@ -222,8 +237,7 @@ class Plays:
             person = dict(self.store.db.execute(
                 "SELECT p.id, COALESCE(m.name, p.name) FROM group_players p LEFT JOIN group_players m ON m.id = p.merged_into "
                 "WHERE p.grp = ?", [group_id]).fetchall())
-        return Source("FROM group_seats g JOIN play_seats s ON s.game = g.game AND s.seat = g.seat WHERE g.grp = ?",
-                      "p.game IN (SELECT game FROM group_seats WHERE grp = ? AND seat = 0)", (group_id,), "g.player", person)
+        return Source("FROM play_seats s WHERE s.grp = ?", "p.grp = ?", (group_id,), "s.player", person)
 
     def _query(self, sql: str, params: Sequence[Any]) -> list[Any]:
         with self.store.lock:
@@ -233,15 +247,21 @@ class Plays:
         """The kept plays (of one game, the `latest` ones), oldest first, with their winners
         and, if asked, every seat."""
         source = self.source(group_id)
-        games = (f"SELECT game FROM plays p WHERE {source.plays}" + (" AND p.kind = ?" if kind else "")
-                 + " ORDER BY julianday(started_at) DESC, game DESC" + (" LIMIT ?" if latest is not None else ""))
-        chosen = [*source.params, *([kind] if kind else []), *([latest] if latest is not None else [])]
+        if latest is None:  # every play (of one game): read straight
+            chosen, plays_where = [*source.params, *([kind] if kind else [])], source.plays + (" AND p.kind = ?" if kind else "")
+            seats_where = source.seats + (" AND s.kind = ?" if kind else "")
+        else:  # the latest few
+            games = (f"SELECT game FROM plays p WHERE {source.plays}" + (" AND p.kind = ?" if kind else "")
+                     + " ORDER BY julianday(started_at) DESC, game DESC LIMIT ?")
+            chosen = [*source.params, *([kind] if kind else []), latest]
+            plays_where, seats_where = f"p.game IN ({games})", f"{source.seats} AND s.game IN ({games})"
         found = [Play(game, game_kind, when(started), when(ended), mins, title) for game, game_kind, started, ended, mins, title in self._query(
-            f"SELECT game, kind, started_at, ended_at, minutes, title FROM plays WHERE game IN ({games}) "
+            f"SELECT game, kind, started_at, ended_at, minutes, title FROM plays p WHERE {plays_where} "
             "ORDER BY julianday(started_at), game", chosen)]
         by_game = {play.game: play for play in found}
-        rows = self._query(f"SELECT s.game, s.seat, {source.key}, s.name, s.score, s.rank, s.won {source.seats} AND s.game IN ({games})"
-                           + ("" if seats else " AND s.won = 1") + " ORDER BY s.game, s.seat", [*source.params, *chosen])
+        rows = self._query(f"SELECT s.game, s.seat, {source.key}, s.name, s.score, s.rank, s.won {seats_where}"
+                           + ("" if seats else " AND s.won = 1") + " ORDER BY s.game, s.seat",
+                           chosen if latest is None else [*source.params, *chosen])
         for game, seat, key, played_as, score, rank, won in rows:
             play, name = by_game[game], source.name(key)
             if won:

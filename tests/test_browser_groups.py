@@ -1,0 +1,118 @@
+"""A group's evening on real phones (360×640, Debian's Chromium, the real server), in
+English and German: the group is made on one phone, its players are tapped into the seats,
+a finished game offers BG Stats and leads to the statistics with their charts, a second
+phone joins by the group's link, a third (outside) sees nothing, and a spelling is merged."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from test_browser import ARTIFACTS, api, assert_phone_friendly, browser, phone, phones_put_away, server, shot  # noqa: F401 (fixtures)
+from test_browser_at_the_table import assert_accessible
+
+pytestmark = pytest.mark.browser
+EVENTS = Path(__file__).resolve().parent.parent / "events"
+
+WORDS = {
+    "en": {"start": "Start the game", "bgstats": "Log in BG Stats", "statistics": "The group's statistics", "stats": "Statistics",
+           "finished": "2 finished games", "wins": "Wins over the evenings", "points": "Points per game: Employee of the Month",
+           "merge": "Merge", "compare": "Compare", "versus": "played 2 games together"},
+    "de": {"start": "Spiel starten", "bgstats": "In BG Stats eintragen", "statistics": "Statistik der Gruppe", "stats": "Statistik",
+           "finished": "2 beendete Spiele", "wins": "Siege über die Spieleabende", "points": "Punkte pro Spiel: Employee of the Month",
+           "merge": "Zusammenführen", "compare": "Vergleichen", "versus": "haben 2 Spiele zusammen gespielt"},
+}
+
+
+def german_phone(browser: Browser, server: str, language: str) -> Page:
+    page = phone(browser).new_page()
+    page.context.add_cookies([{"name": "lang", "value": language, "url": server}])
+    return page
+
+
+def play_sample(server: str, page: Page, name: str) -> None:
+    """The host's phone logs a sample game's moves (over the API, with the host's token)."""
+    game_id = page.url.split("/g/")[1].split("/")[0]
+    token = next(c["value"] for c in page.context.cookies() if c["name"] == "referee_token" and c["path"] == f"/g/{game_id}")
+    for line in (EVENTS / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()[1:]:
+        body: dict[str, Any] = {k: v for k, v in json.loads(line).items() if k != "seq"}
+        api(server, f"/api/games/{game_id}/events", token, body)
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_group_evening_on_phones(server: str, browser: Browser, language: str) -> None:
+    words = WORDS[language]
+    host = german_phone(browser, server, language)
+    host.goto(server)
+    host.fill("input[name=name]", f"Donnerstagsrunde {language}")
+    host.locator("form[action='/groups'] button").click()
+    expect(host.locator("h1")).to_have_text(f"Donnerstagsrunde {language}")
+    group_url = host.url
+    shot(host, f"group-empty-{language}")
+
+    # The first game: nobody is in the group yet, the names are typed and join it.
+    host.locator("a[href*='game=employee-of-the-month']").click()
+    host.fill("#seats", "Anna\nBen\nCem")
+    host.get_by_role("button", name=words["start"]).click()
+    play_sample(server, host, "employee-of-the-month-3-players")
+
+    # The second game: the group's players are tapped in seating order, a tap again unseats.
+    host.goto(group_url)
+    host.locator("a[href*='game=employee-of-the-month']").click()
+    for name in ("Anna", "Cem", "Ben", "Cem", "Cem"):
+        host.locator(f"button[data-line='{name}']").click()
+    expect(host.locator("#seats")).to_have_value("Anna\nBen\nCem")
+    expect(host.locator("button[data-line='Anna']")).to_have_attribute("aria-pressed", "true")
+    assert_phone_friendly(host)
+    assert_accessible(host)
+    shot(host, f"group-new-game-{language}")
+    host.get_by_role("button", name=words["start"]).click()
+    play_sample(server, host, "employee-of-the-month-3-players")
+
+    # The scores of a finished game: BG Stats, and the group's statistics.
+    host.goto(host.url.replace("/host", "/result"))
+    bgstats = host.get_by_role("link", name=words["bgstats"])
+    assert (bgstats.get_attribute("href") or "").startswith("bgstats://app.bgstatsapp.com/createPlay.html?data=")
+    shot(host, f"group-result-{language}")
+    host.get_by_role("link", name=words["statistics"]).click()
+    expect(host.locator("main")).to_contain_text(words["finished"])
+    expect(host.locator("#players")).to_contain_text("Anna")
+    assert host.locator("figure svg").count() == 1  # points per game (one evening: no wins chart yet)
+    expect(host.locator("figure").first).to_have_attribute("aria-label", words["points"])
+    host.locator("select[name=a]").select_option("Anna")
+    host.locator("select[name=b]").select_option("Cem")
+    host.get_by_role("button", name=words["compare"]).click()
+    expect(host.locator("#versus-result")).to_contain_text(words["versus"])
+    assert_phone_friendly(host)
+    assert_accessible(host)
+    shot(host, f"group-stats-{language}")
+
+    # A friend opens the group's link; someone outside the group sees nothing of it.
+    host.goto(group_url)
+    link = host.locator(".qr + p a").get_attribute("href") or ""
+    friend = german_phone(browser, server, language)
+    friend.goto(link.replace(link.split("/groups/")[0], server))
+    expect(friend.locator("h1")).to_have_text(f"Donnerstagsrunde {language}")
+    outsider = german_phone(browser, server, language)
+    answer = outsider.goto(group_url)
+    assert answer is not None and answer.status == 404 and "Anna" not in outsider.content()
+
+    # Ben was also logged as "ben": the spelling joins the group, then is merged, after a confirmation.
+    host.goto(group_url)
+    host.locator("a[href*='game=ftw']").click()
+    host.fill("#seats", "Anna\nben\nCem")
+    host.get_by_role("button", name=words["start"]).click()
+    host.goto(group_url + "#players")
+    host.locator("summary").get_by_text("ben", exact=True).click()
+    host.once("dialog", lambda dialog: dialog.accept())
+    host.locator("details[open] select[name=into]").select_option(label="Ben")
+    host.locator("details[open]").get_by_role("button", name=words["merge"]).click()
+    expect(host.locator("#players + p + ul")).to_contain_text("ben → Ben")
+    assert_phone_friendly(host)
+    assert_accessible(host)
+    shot(host, f"group-page-{language}")
+    ARTIFACTS.mkdir(exist_ok=True)

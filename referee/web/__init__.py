@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,15 @@ class GuessLimit:
 
     def failed(self) -> None:
         self.window.hit(self.rule, request.remote_addr or "-")
+
+    def found(self, code: str, lookup: Callable[[str], str | None], missing: str) -> str:
+        """What `lookup` finds for a code in a link; a code that finds nothing is a wrong try (404)."""
+        self.check()
+        found = lookup(self.readable(code))
+        if found is None:
+            self.failed()
+            abort(404, missing)
+        return found
 
     def readable(self, code: str) -> str:
         """A tried code that is text: 400 otherwise (a lone surrogate), counted as a wrong try."""

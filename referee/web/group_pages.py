@@ -11,7 +11,7 @@ import itertools
 import json
 from typing import Any
 
-from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -44,11 +44,7 @@ def create() -> BaseResponse:
 @bp.get("/join/<code>")
 def join_link(code: str) -> BaseResponse:
     """The group's link: whoever opens it is a member."""
-    referee().guesses.check()
-    group_id = referee().groups.for_code(referee().guesses.readable(code))
-    if group_id is None:
-        referee().guesses.failed()
-        abort(404, "No group has this link.")
+    group_id = referee().guesses.found(code, referee().groups.for_code, "No group has this link.")
     join_group(group_id)
     return redirect(url_for("groups.group", group_id=group_id))
 

@@ -289,11 +289,7 @@ def release(game_id: str, seat: int) -> BaseResponse:
 @bp.get("/j/<code>")
 def join_link(code: str) -> Any:
     """The link in the QR code: straight to the seat picker."""
-    referee().guesses.check()
-    game_id = referee().access.game_for_code(referee().guesses.readable(code))
-    if game_id is None:
-        referee().guesses.failed()
-        abort(404, "No game has this code.")
+    game_id = referee().guesses.found(code, referee().access.game_for_code, "No game has this code.")
     return redirect(url_for("pages.seats", game_id=game_id, code=normalise_code(code)))
 
 

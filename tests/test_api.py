@@ -63,6 +63,15 @@ class Table:
 # --- creating, joining, claiming -----------------------------------------------------------------
 
 
+def test_a_game_is_dated_when_started_and_an_event_keeps_the_time_its_client_gives(client: FlaskClient) -> None:
+    table = Table(client, claim=())
+    header = json.loads(client.get(f"/api/games/{table.id}/record", headers=bearer(table.host)).get_data(as_text=True).splitlines()[0])
+    assert datetime.fromisoformat(header["started_at"]).tzinfo is not None
+    assert table.log({"type": "deal", "dealer": 3, "at": "2026-11-20T20:15:00+01:00"}).json["event"]["at"] == "2026-11-20T20:15:00+01:00"
+    wrong = table.log({"type": "note", "text": "late", "at": "yesterday"})
+    assert wrong.status_code == 400 and wrong.json["fields"] == {"at": ["'yesterday' is not an ISO 8601 time."]} and len(table.events()) == 1
+
+
 def test_create_returns_id_join_code_and_host_token(client: FlaskClient) -> None:
     table = Table(client, claim=())
     assert len(table.code) == 6 and set(table.code) <= set(CODE_ALPHABET)

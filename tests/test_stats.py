@@ -1,20 +1,26 @@
 """Statistics of finished games: kept when a game finishes (or reopens), checked by hand
-on the samples; durations and evenings; `referee stats`."""
+on the samples and against replays of random finished games; durations and evenings;
+`referee stats`."""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner
 from conftest import EVENTS_DIR
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from referee.cli import main
-from referee.record import read_record
+from referee.record import Record, read_record
+from referee.replay import replay
+from referee.simulate import employee_of_the_month, ftw_game, karriere_poker, ladies_gentlemen_game, senators_game
 from referee.store import Store
 from referee.tables import Tables
 
@@ -158,3 +164,42 @@ def test_a_store_from_before_statistics_is_filled_in_once_and_rebuild_writes_the
     store.close()
     assert stats_json(db) == before  # opened again: every game's rows written from its log
     assert stats_json(db, "--rebuild") == before
+
+
+NAMES = ["Anna", "Ben", "Cem", "Dora", "Emil", "Fay", "Gus"]
+
+
+def simulated(kind: str, players: int, seed: int) -> Any:
+    if kind == "karriere-poker":
+        return karriere_poker(NAMES[: max(players, 4)], 3, seed)
+    if kind == "employee-of-the-month":
+        return employee_of_the_month(NAMES[: min(players, 6)], seed)
+    if kind == "ftw":
+        return ftw_game(NAMES[: min(players, 6)], seed)
+    if kind == "senators":
+        return senators_game(NAMES[: min(players, 5)], seed)
+    return ladies_gentlemen_game(NAMES[: max(players, 4)], seed, gossip=True)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(games=st.lists(st.tuples(st.sampled_from(["karriere-poker", "employee-of-the-month", "ftw", "senators", "ladies-and-gentlemen"]),
+                                st.integers(3, 7), st.integers(0, 2**32)), min_size=1, max_size=4))
+def test_the_kept_statistics_are_those_of_the_replayed_games(tmp_path: Path, games: list[tuple[str, int, int]]) -> None:
+    tables = Tables(Store(tmp_path / f"{abs(hash(tuple(games)))}.sqlite3"))
+    played: Counter[str] = Counter()
+    won: Counter[str] = Counter()
+    best: dict[str, int] = {}
+    for kind, players, seed in games:
+        header, events = simulated(kind, players, seed)
+        record = Record(header, tuple(events))
+        tables.import_record(record)
+        result = replay(header, events).result()
+        played.update(header.seats)
+        won.update(result.ranking[0])
+        if kind == "ftw":
+            for name, points in result.scores.items():
+                best[name] = max(best.get(name, points), points)
+    shown = {p["name"]: p for p in tables.plays.summary()["players"]}
+    assert {n: (p["played"], p["won"]) for n, p in shown.items()} == {n: (played[n], won[n]) for n in played}
+    assert {n: p["games"]["ftw"]["best"] for n, p in shown.items() if "ftw" in p["games"]} == best
+    assert tables.plays.summary()["games"] == len(games)

@@ -278,12 +278,9 @@ def group_create(name: str, db_path: str) -> None:
 def group_list(db_path: str) -> None:
     """Every group of the store: id, name, games, players."""
     groups = Groups(existing_store(db_path))
-    with groups.store.lock:
-        ids = [row[0] for row in groups.store.db.execute("SELECT id FROM groups ORDER BY created_at").fetchall()]
-    for group_id in ids:
-        found = groups.group(group_id) or {}
-        click.echo(f"{group_id}  {found.get('name')}  {len(groups.games(group_id))} games  "
-                   f"{', '.join(p.name for p in groups.active(group_id))}")
+    for found in groups.named():
+        click.echo(f"{found['id']}  {found['name']}  {len(groups.games(found['id']))} games  "
+                   f"{', '.join(p.name for p in groups.active(found['id']))}")
 
 
 @group.command("export")

@@ -94,9 +94,12 @@ class Groups:
             raise GroupError(f"no group {ref!r}" if not rows else f"several groups are called {ref!r}: name one by its id")
         return str(rows[0][0])
 
-    def named(self, ids: Iterable[str]) -> list[dict[str, Any]]:
-        """These groups (a browser's own), by name."""
-        shown = [group for group in map(self.group, list(ids)[:50]) if group is not None]
+    def named(self, ids: Iterable[str] | None = None) -> list[dict[str, Any]]:
+        """These groups (a browser's own), or every group (the command line), by name."""
+        if ids is None:
+            with self.store.lock:
+                ids = [str(row[0]) for row in self.store.db.execute("SELECT id FROM groups").fetchall()]
+        shown = [group for group in map(self.group, ids) if group is not None]
         return sorted(shown, key=lambda g: g["name"].casefold())
 
     # --- players -----------------------------------------------------------------------

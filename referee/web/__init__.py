@@ -101,7 +101,8 @@ def member_group(group_id: str | None) -> dict[str, Any]:
 
 
 def my_groups() -> list[dict[str, Any]]:
-    return referee().groups.named(session.get(MY_GROUPS, []))
+    """The groups this browser belongs to: nobody else's are listed."""
+    return referee().groups.named(session.get(MY_GROUPS, [])[:MY_GROUPS_KEPT])
 
 
 def sight_of(game_id: str, fold: Fold, caller: Caller, at: int | None = None) -> Sight:

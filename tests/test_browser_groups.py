@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from test_browser import ARTIFACTS, api, assert_phone_friendly, browser, phone, phones_put_away, server, shot  # noqa: F401 (fixtures)
 from test_browser_at_the_table import assert_accessible
@@ -97,6 +98,14 @@ def test_a_group_evening_on_phones(server: str, browser: Browser, language: str)
     friend = german_phone(browser, server, language)
     friend.goto(link.replace(link.split("/groups/")[0], server))
     expect(friend.locator("h1")).to_have_text(f"Donnerstagsrunde {language}")
+    # The friend's phone loses the network: a statistics page cannot be had (these pages are
+    # not live, nothing is half-sent); back online, the same page comes.
+    friend.context.set_offline(True)
+    with pytest.raises(PlaywrightError, match="ERR_INTERNET_DISCONNECTED"):
+        friend.goto(f"{group_url}/stats?a=Anna&b=Cem")
+    friend.context.set_offline(False)
+    friend.goto(f"{group_url}/stats?a=Anna&b=Cem")
+    expect(friend.locator("#versus-result")).to_contain_text(words["versus"])
     outsider = german_phone(browser, server, language)
     answer = outsider.goto(group_url)
     assert answer is not None and answer.status == 404 and "Anna" not in outsider.content()

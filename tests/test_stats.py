@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import tempfile
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
@@ -14,7 +15,7 @@ from typing import Any
 
 from click.testing import CliRunner
 from conftest import EVENTS_DIR
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.cli import main
@@ -181,11 +182,15 @@ def simulated(kind: str, players: int, seed: int) -> Any:
     return ladies_gentlemen_game(NAMES[: max(players, 4)], seed, gossip=True)
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=8, deadline=None)
 @given(games=st.lists(st.tuples(st.sampled_from(["karriere-poker", "employee-of-the-month", "ftw", "senators", "ladies-and-gentlemen"]),
                                 st.integers(3, 7), st.integers(0, 2**32)), min_size=1, max_size=4))
-def test_the_kept_statistics_are_those_of_the_replayed_games(tmp_path: Path, games: list[tuple[str, int, int]]) -> None:
-    tables = Tables(Store(tmp_path / f"{abs(hash(tuple(games)))}.sqlite3"))
+def test_the_kept_statistics_are_those_of_the_replayed_games(games: list[tuple[str, int, int]]) -> None:
+    with tempfile.TemporaryDirectory() as folder:  # a fresh store for every example, a repeated one too
+        check_kept_statistics(Tables(Store(Path(folder) / "stats.sqlite3")), games)
+
+
+def check_kept_statistics(tables: Tables, games: list[tuple[str, int, int]]) -> None:
     played: Counter[str] = Counter()
     won: Counter[str] = Counter()
     best: dict[str, int] = {}

@@ -60,8 +60,9 @@ def test_a_game_started_for_a_group_seats_its_players_and_new_names_join(client:
     assert all(f'data-line="{name}"' in page for name in ("Anna", "Ben", "Cem"))  # offered for the seats
     groups: Groups = app.extensions["referee"].groups
     assert groups.group_of(game_id) == group_id and groups.export(group_id)["games"][0]["seats"] == ["Anna", "Ben", "Cem"]
-    start(client, group_id, "ftw", ["Anna", "Dora", "Cem"])
+    second = start(client, group_id, "ftw", ["Anna", "Dora", "Cem"])
     assert [p.name for p in groups.active(group_id)] == ["Anna", "Ben", "Cem", "Dora"]
+    assert groups.games(group_id) == [second, game_id] and groups.games(group_id, latest=1) == [second]  # newest first
     assert "Dora" in client.get(f"/groups/{group_id}").get_data(as_text=True)
 
 

@@ -26,6 +26,7 @@ from .words import day
 bp = Blueprint("groups", __name__, url_prefix="/groups")
 CHART_POINTS = 20  # evenings (or games) in a chart: it stays readable on a phone
 CHART_PLAYERS = 6
+LATEST_GAMES = 10  # on the group's page, finished or not
 EVENINGS_SHOWN = 10  # the page lists the latest evenings; the CSV and `referee stats --json` have them all
 
 
@@ -54,8 +55,8 @@ def group(group_id: str) -> str:
     """The group: start a game with its players, its latest games, its players, its link."""
     found = member_group(group_id)
     groups = referee().groups
-    game_ids = groups.games(group_id)
-    games = referee().tables.store.games(game_ids)[:10] if game_ids else []
+    latest = groups.games(group_id, latest=LATEST_GAMES)
+    games = referee().tables.store.games(latest) if latest else []
     link = public_url("groups.join_link", code=found["code"])
     return render_template("group.html", group=found, players=groups.players(group_id), games=games, link=link, qr=qr_svg(link))
 

@@ -77,7 +77,7 @@ def main() -> None:
     print(f"{args.games} finished games stored in {time.perf_counter() - began:.1f} s", file=sys.stderr)
 
     store = Store(db)
-    tables, groups = Tables(store), Groups(store)
+    tables = Tables(store)
     app = create_app({"TESTING": True, "DATABASE": db, "SECRET_KEY": "bench"})
     client = app.test_client()
     with client.session_transaction() as session:

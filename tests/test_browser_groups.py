@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 
-from test_browser import ARTIFACTS, api, assert_phone_friendly, browser, phone, phones_put_away, server, shot  # noqa: F401 (fixtures)
+from test_browser import api, assert_phone_friendly, browser, phone, phones_put_away, server, shot  # noqa: F401 (fixtures)
 from test_browser_at_the_table import assert_accessible
 
 pytestmark = pytest.mark.browser
@@ -29,7 +29,8 @@ WORDS = {
 }
 
 
-def german_phone(browser: Browser, server: str, language: str) -> Page:
+def phone_in(browser: Browser, server: str, language: str) -> Page:
+    """A phone whose app speaks `language`."""
     page = phone(browser).new_page()
     page.context.add_cookies([{"name": "lang", "value": language, "url": server}])
     return page
@@ -47,7 +48,7 @@ def play_sample(server: str, page: Page, name: str) -> None:
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_a_group_evening_on_phones(server: str, browser: Browser, language: str) -> None:
     words = WORDS[language]
-    host = german_phone(browser, server, language)
+    host = phone_in(browser, server, language)
     host.goto(server)
     host.fill("input[name=name]", f"Donnerstagsrunde {language}")
     host.locator("form[action='/groups'] button").click()
@@ -95,7 +96,7 @@ def test_a_group_evening_on_phones(server: str, browser: Browser, language: str)
     # A friend opens the group's link; someone outside the group sees nothing of it.
     host.goto(group_url)
     link = host.locator(".qr + p a").get_attribute("href") or ""
-    friend = german_phone(browser, server, language)
+    friend = phone_in(browser, server, language)
     friend.goto(link.replace(link.split("/groups/")[0], server))
     expect(friend.locator("h1")).to_have_text(f"Donnerstagsrunde {language}")
     # The friend's phone loses the network: a statistics page cannot be had (these pages are
@@ -106,7 +107,7 @@ def test_a_group_evening_on_phones(server: str, browser: Browser, language: str)
     friend.context.set_offline(False)
     friend.goto(f"{group_url}/stats?a=Anna&b=Cem")
     expect(friend.locator("#versus-result")).to_contain_text(words["versus"])
-    outsider = german_phone(browser, server, language)
+    outsider = phone_in(browser, server, language)
     answer = outsider.goto(group_url)
     assert answer is not None and answer.status == 404 and "Anna" not in outsider.content()
 
@@ -124,4 +125,3 @@ def test_a_group_evening_on_phones(server: str, browser: Browser, language: str)
     assert_phone_friendly(host)
     assert_accessible(host)
     shot(host, f"group-page-{language}")
-    ARTIFACTS.mkdir(exist_ok=True)

@@ -146,8 +146,7 @@ def export(game: str, output: str | None, as_format: str, db_path: str) -> None:
     try:
         if as_format == "bgstats":
             events = store.events(game)
-            created = next((row["created_at"] for row in store.games([game])), None)
-            text = json.dumps(bgstats.play(game, replay_record(store.header(game), events), events, created), ensure_ascii=False, indent=1) + "\n"
+            text = json.dumps(bgstats.play(game, replay_record(store.header(game), events), events, store.created_at(game)), ensure_ascii=False, indent=1) + "\n"
         else:
             text = write_record(store.header(game), store.events(game))
         head_seq, head_hash = store.head(game)

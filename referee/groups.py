@@ -128,14 +128,11 @@ class Groups:
     def seat(self, group_id: str, game_id: str, names: list[str]) -> None:
         """The game belongs to the group; each seat to the player of that name."""
         with self.store.transaction():
-            self._seat(group_id, game_id, names)
-
-    def _seat(self, group_id: str, game_id: str, names: list[str]) -> None:
-        self.store.db.conn.executemany(
-            "INSERT INTO group_seats (game, seat, grp, player) VALUES (?, ?, ?, ?)",
-            [(game_id, seat, group_id, player) for seat, player in enumerate(self._player_ids(group_id, names))],
-        )
-        regroup(self.store, game_id)  # a finished game seated later (a group's file): its statistics too
+            self.store.db.conn.executemany(
+                "INSERT INTO group_seats (game, seat, grp, player) VALUES (?, ?, ?, ?)",
+                [(game_id, seat, group_id, player) for seat, player in enumerate(self._player_ids(group_id, names))],
+            )
+            regroup(self.store, game_id)  # a finished game seated later (a group's file): its statistics too
 
     def rename(self, group_id: str, player_id: int, name: str) -> None:
         """Rename a player; the records keep the names they were played with."""

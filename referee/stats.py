@@ -196,8 +196,7 @@ class Plays:
         execute("DELETE FROM plays WHERE game = ?", [game_id])
         if not self.counts(fold, revealed):
             return
-        created = execute("SELECT created_at FROM games WHERE id = ?", [game_id]).fetchone()
-        start, end = span(fold, events, created[0] if created else None)
+        start, end = span(fold, events, self.store.created_at(game_id))
         started = start and start.isoformat()
         execute(
             "INSERT INTO plays (game, kind, seq, started_at, ended_at, minutes, title) VALUES (?, ?, ?, ?, ?, ?, ?)",

@@ -273,6 +273,14 @@ class Store:
             rows = self.db.execute("SELECT seq, body, hash FROM events WHERE game = ? AND seq > ? ORDER BY seq", [game_id, after]).fetchall()
         return [(int(seq), str(body), str(digest)) for seq, body, digest in rows]
 
+    def created_at(self, game_id: str) -> str:
+        """When the game was stored: the start of a game whose record does not say it."""
+        with self.lock:
+            row = self.db.conn.execute("SELECT created_at FROM games WHERE id = ?", [game_id]).fetchone()
+        if row is None:
+            raise UnknownGame(f"no game {game_id!r}")
+        return str(row[0])
+
     def root(self, game_id: str) -> str:
         """The header's hash: where the game's chain starts."""
         with self.lock:

@@ -594,7 +594,7 @@ def result(game_id: str) -> str:
     shown_charts = [] if hidden else charts(fold.header.game, outcome.detail)
     store = referee().tables.store
     events = store.events(game_id)
-    created = store.games([game_id])[0]["created_at"]
+    created = store.created_at(game_id)
     why = None if hidden else explain(fold, events, sight)
     public = fold.view(None, sight)
     roles = public.get("teams", [])  # Ladies & Gentlemen: each gentleman's lady, the courtesan

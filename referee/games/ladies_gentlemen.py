@@ -363,7 +363,7 @@ class LadiesAndGentlemen(Game[State]):
             yield Violation("lg.phase", "Income is logged in the morning or the afternoon.")
 
     def _visit_checks(self, state: State, event: Event) -> Iterator[Violation]:
-        seat = event["seat"]
+        seat, boutique = event["seat"], event["boutique"]
         yield from self._role(state, seat, "lady courtesan", "go shopping")
         yield from self._in_day(state)
         if len(state.numbers) < len(state.gentlemen):
@@ -374,7 +374,7 @@ class LadiesAndGentlemen(Game[State]):
             yield Violation("lg.visit", f"{state.names[seat]} already visits {state.visits[seat]} today.")
 
     def _shop_checks(self, state: State, event: Event) -> Iterator[Violation]:
-        seat = event["seat"]
+        seat, boutique = event["seat"], event["boutique"]
         name = state.names[seat]
         yield from self._role(state, seat, "lady courtesan", "go shopping")
         yield from self._in_day(state)

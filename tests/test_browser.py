@@ -105,6 +105,15 @@ def new_table(browser: Browser, server: str, game: str, seats: list[str], joinin
     return host, phones
 
 
+def wait_until(page: Page, expression: str, timeout: float = 5.0) -> None:
+    """Polls `expression` with page.evaluate. Playwright's wait_for_function evals its predicate
+    inside the page once the first check fails, and the app's Content-Security-Policy refuses eval."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        assert time.monotonic() < deadline, f"still false after {timeout} s: {expression}"
+        page.wait_for_timeout(50)
+
+
 def shot(page: Page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
@@ -515,7 +524,7 @@ def test_the_screen_is_kept_awake_at_the_table_and_the_choice_is_kept(server: st
     host.get_by_role("button", name="Start the game").click()
     host.get_by_role("link", name="To the table").click()
     expect(host.locator("#keep-awake")).to_be_checked()
-    host.wait_for_function("window.__wakeLocks >= 1")
+    wait_until(host, "window.__wakeLocks >= 1")
     host.locator("#keep-awake").uncheck()
     host.reload()
     expect(host.locator("#keep-awake")).not_to_be_checked()

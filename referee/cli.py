@@ -282,6 +282,21 @@ def group_list(db_path: str) -> None:
                    f"{', '.join(p.name for p in groups.active(found['id']))}")
 
 
+@group.command("link")
+@click.argument("group_ref", metavar="GROUP")
+@click.option("--new", "renew", is_flag=True, help="Renew it: the old link opens nothing any more, and every browser that joined by it is out of the group until it opens the new one.")
+@db_option
+def group_link(group_ref: str, renew: bool, db_path: str) -> None:
+    """Print the path of a group's link for its members."""
+    groups = Groups(existing_store(db_path))
+    try:
+        group_id = groups.find(group_ref)
+    except GroupError as error:
+        raise click.ClickException(str(error)) from None
+    code = groups.new_code(group_id) if renew else groups.group(group_id)["code"]  # type: ignore[index]
+    click.echo(f"/groups/join/{code}")
+
+
 @group.command("export")
 @click.argument("group_ref", metavar="GROUP")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write to this file.")

@@ -6,6 +6,8 @@ played with: renaming a player, or merging two spellings of one person, changes 
 mapping, never an event or a header. A person may be in several groups (as a player of
 each); a group's members reach it by its link, whose code is long and unguessable (it is
 not read aloud like a table's join code), and nothing of a group is shown to anyone else.
+A group's link can be renewed (a link passed on too far): the old one then opens nothing,
+and everyone who joined by it opens the new one.
 
 A group's file (`table-group/1`, JSON) holds its name, its players (a merged spelling
 with the player it was merged into) and its games, each as its table record and the
@@ -40,6 +42,11 @@ class Player:
     merged_into: int | None
 
 
+def link_code() -> str:
+    """A group link's code: 96 random bits, too many to guess."""
+    return secrets.token_urlsafe(12)
+
+
 def clean_name(name: Any) -> str:
     text = " ".join(str(name or "").split())
     if not 1 <= len(text) <= MAX_NAME:
@@ -72,7 +79,7 @@ class Groups:
 
     def create(self, name: str) -> str:
         """A new group; its id."""
-        group_id, code = new_game_id(), secrets.token_urlsafe(12)
+        group_id, code = new_game_id(), link_code()
         with self.store.transaction():
             self.store.db.conn.execute("INSERT INTO groups (id, name, code, created_at) VALUES (?, ?, ?, ?)",
                                        [group_id, clean_name(name), code, now()])
@@ -94,11 +101,19 @@ class Groups:
             raise GroupError(f"no group {ref!r}" if not rows else f"several groups are called {ref!r}: name one by its id")
         return str(rows[0][0])
 
-    def named(self, ids: Iterable[str] | None = None) -> list[dict[str, Any]]:
-        """These groups (a browser's own), or every group (the command line), by name."""
-        if ids is None:
-            with self.store.lock:
-                ids = [str(row[0]) for row in self.store.db.execute("SELECT id FROM groups").fetchall()]
+    def new_code(self, group_id: str) -> str:
+        """A new link for the group: the old one, and every membership it gave, ends."""
+        code = link_code()
+        with self.store.transaction():
+            self.store.db.conn.execute("UPDATE groups SET code = ? WHERE id = ?", [code, group_id])
+        return code
+
+    def named(self, codes: Iterable[str] | None = None) -> list[dict[str, Any]]:
+        """The groups of these links (a browser's own), or every group (the command line), by name."""
+        wanted = None if codes is None else list(codes)
+        where = "" if wanted is None else f" WHERE code IN ({', '.join('?' * len(wanted))})"
+        with self.store.lock:
+            ids = [str(row[0]) for row in self.store.db.execute("SELECT id FROM groups" + where, wanted or []).fetchall()]
         shown = [group for group in map(self.group, ids) if group is not None]
         return sorted(shown, key=lambda g: g["name"].casefold())
 

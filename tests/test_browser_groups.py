@@ -1,7 +1,8 @@
 """A group's evening on real phones (360×640, Debian's Chromium, the real server), in
 English and German: the group is made on one phone, its players are tapped into the seats,
 a finished game offers BG Stats and leads to the statistics with their charts, a second
-phone joins by the group's link, a third (outside) sees nothing, and a spelling is merged."""
+phone joins by the group's link, a third (outside) sees nothing, a spelling is merged, and
+a renewed link shuts the second phone out until it opens the new one."""
 
 from __future__ import annotations
 
@@ -22,10 +23,12 @@ EVENTS = Path(__file__).resolve().parent.parent / "events"
 WORDS = {
     "en": {"start": "Start the game", "bgstats": "Log in BG Stats", "statistics": "The group's statistics", "stats": "Statistics",
            "finished": "2 finished games", "wins": "Wins over the evenings", "points": "Points per game: Employee of the Month",
-           "merge": "Merge", "compare": "Compare", "versus": "played 2 games together"},
+           "merge": "Merge", "compare": "Compare", "versus": "played 2 games together",
+           "new link": "New link", "renewed": "The group has a new link."},
     "de": {"start": "Spiel starten", "bgstats": "In BG Stats eintragen", "statistics": "Statistik der Gruppe", "stats": "Statistik",
            "finished": "2 beendete Spiele", "wins": "Siege über die Spieleabende", "points": "Punkte pro Spiel: Employee of the Month",
-           "merge": "Zusammenführen", "compare": "Vergleichen", "versus": "haben 2 Spiele zusammen gespielt"},
+           "merge": "Zusammenführen", "compare": "Vergleichen", "versus": "haben 2 Spiele zusammen gespielt",
+           "new link": "Neuer Link", "renewed": "Die Gruppe hat einen neuen Link."},
 }
 
 
@@ -125,3 +128,16 @@ def test_a_group_evening_on_phones(server: str, browser: Browser, language: str)
     assert_phone_friendly(host)
     assert_accessible(host)
     shot(host, f"group-page-{language}")
+
+    # The link went too far: the host renews it, after a confirmation. The friend's phone is
+    # out of the group (its page is a 404) until it opens the new link.
+    host.once("dialog", lambda dialog: dialog.accept())
+    host.get_by_role("button", name=words["new link"]).click()
+    expect(host.locator(".flash.info[role=status]")).to_contain_text(words["renewed"])  # good news, not an alarm
+    new_link = host.locator(".qr + p a").get_attribute("href") or ""
+    assert new_link != link
+    shot(host, f"group-new-link-{language}")
+    answer = friend.goto(group_url)
+    assert answer is not None and answer.status == 404 and "Anna" not in friend.content()
+    friend.goto(new_link.replace(new_link.split("/groups/")[0], server))
+    expect(friend.locator("h1")).to_have_text(f"Donnerstagsrunde {language}")

@@ -107,6 +107,33 @@ def test_nothing_of_a_group_is_shown_outside_it(client: FlaskClient, app: Flask)
     assert "Donnerstagsrunde" in outsider.get("/").get_data(as_text=True)
 
 
+def test_a_renewed_link_shuts_out_everyone_who_does_not_open_it(client: FlaskClient, app: Flask) -> None:
+    groups: Groups = app.extensions["referee"].groups
+    group_id = new_group(client)
+    game_id = start(client, group_id, "employee-of-the-month", ["Anna", "Ben", "Cem"])
+    play_sample(app, game_id, "employee-of-the-month-3-players")
+    old_code = groups.group(group_id)["code"]
+    friend, stranger = app.test_client(), app.test_client()
+    for phone in (friend, stranger):
+        assert phone.get(f"/groups/join/{old_code}").status_code == 302
+        assert phone.get(f"/groups/{group_id}/stats").status_code == 200
+    assert stranger.post(f"/groups/{group_id}/link").status_code == 302  # any member may renew it...
+    assert stranger.get(f"/groups/{group_id}").status_code == 200  # ...and stays in
+    assert client.post(f"/groups/{group_id}/link").status_code == 404  # the host's old link is out too
+    new_code = groups.group(group_id)["code"]
+    assert new_code != old_code and len(new_code) == 16  # 12 random bytes
+    for path in ("", "/stats", "/plays.csv", "/export"):
+        assert friend.get(f"/groups/{group_id}{path}").status_code == 404, path
+    assert "Donnerstagsrunde" not in friend.get("/").get_data(as_text=True)
+    result = friend.get(f"/g/{game_id}/result").get_data(as_text=True)
+    assert f"/groups/{group_id}/stats" not in result  # the game's public page no longer leads to the group
+    assert friend.get(f"/groups/join/{old_code}").status_code == 404  # the old link opens nothing
+    assert friend.get(f"/groups/join/{new_code}").status_code == 302  # the new one does
+    assert "Donnerstagsrunde" in friend.get("/").get_data(as_text=True)
+    page = friend.get(f"/groups/{group_id}").get_data(as_text=True)
+    assert f"/groups/join/{new_code}" in page and old_code not in page
+
+
 def record_texts(groups: Groups, group_id: str) -> list[str]:
     return [game["record"] for game in groups.export(group_id)["games"]]
 
@@ -187,6 +214,11 @@ def test_the_group_commands(tmp_path: Path) -> None:
     shown = json.loads(runner.invoke(main, ["stats", "--group", "Club", "--json", "--db", db]).output)
     assert shown["players"][0]["name"] == "Anna K." and shown["players"][0]["won"] == 2
     assert "Anna K." in runner.invoke(main, ["group", "list", "--db", db]).output
+    link = runner.invoke(main, ["group", "link", "Club", "--db", db]).output.strip()
+    assert link == f"/groups/join/{groups.group(group_id)['code']}" and made.output.split()[1] == link
+    renewed = runner.invoke(main, ["group", "link", "Club", "--new", "--db", db]).output.strip()
+    assert renewed == f"/groups/join/{groups.group(group_id)['code']}" and renewed != link
+    assert "no group 'Nope'" in runner.invoke(main, ["group", "link", "Nope", "--db", db]).output
     out = tmp_path / "club.json"
     assert runner.invoke(main, ["group", "export", "Club", "-o", str(out), "--db", db]).exit_code == 0
     other_db = str(tmp_path / "other.sqlite3")

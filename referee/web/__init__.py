@@ -82,19 +82,25 @@ def referee() -> Referee:
     return extension
 
 
-MY_GROUPS = "my_groups"  # in the signed session cookie: the groups this browser belongs to
-MY_GROUPS_KEPT = 20
+GROUP_LINKS = "group_links"  # in the signed session cookie: the codes of the group links this browser opened
+GROUP_LINKS_KEPT = 20
 
 
-def join_group(group_id: str) -> None:
-    """This browser belongs to the group from now on."""
-    session[MY_GROUPS] = [group_id, *[known for known in session.get(MY_GROUPS, []) if known != group_id]][:MY_GROUPS_KEPT]
+def join_group(code: str) -> None:
+    """This browser belongs to the group of this link, until the link is renewed."""
+    session[GROUP_LINKS] = [code, *[known for known in session.get(GROUP_LINKS, []) if known != code]][:GROUP_LINKS_KEPT]
+
+
+def in_group(group_id: str | None) -> dict[str, Any] | None:
+    """The group, if this browser opened its current link."""
+    group = referee().groups.group(group_id) if group_id else None
+    return group if group is not None and group["code"] in session.get(GROUP_LINKS, []) else None
 
 
 def member_group(group_id: str | None) -> dict[str, Any]:
     """The group, if this browser belongs to it; 404 otherwise, as for a group that does not
     exist: nothing of a group is shown outside it, not even that it exists."""
-    group = referee().groups.group(group_id) if group_id and group_id in session.get(MY_GROUPS, []) else None
+    group = in_group(group_id)
     if group is None:
         abort(404, "There is no such group.")
     return group
@@ -102,7 +108,7 @@ def member_group(group_id: str | None) -> dict[str, Any]:
 
 def my_groups() -> list[dict[str, Any]]:
     """The groups this browser belongs to: nobody else's are listed."""
-    return referee().groups.named(session.get(MY_GROUPS, [])[:MY_GROUPS_KEPT])
+    return referee().groups.named(session.get(GROUP_LINKS, [])[:GROUP_LINKS_KEPT])
 
 
 def sight_of(game_id: str, fold: Fold, caller: Caller, at: int | None = None) -> Sight:

@@ -1,7 +1,8 @@
 """The pages of a group: its players, its games, its statistics and charts, its files.
 
 A browser is a member once it has opened the group's link (or made the group, or imported
-it): the group's id is then kept in the signed session cookie. Everyone else is told there
+it): the link's code is then kept in the signed session cookie, and counts until a member
+renews the link. Everyone else is told there
 is no such group: nothing of a group is shown outside it, not even that it exists.
 """
 
@@ -38,16 +39,29 @@ def create() -> BaseResponse:
     except GroupError as error:
         flash(str(error), "error")
         return redirect(url_for("pages.home"))
-    join_group(group_id)
+    return joined(group_id)
+
+
+def joined(group_id: str) -> BaseResponse:
+    """This browser belongs to the group by its current link; to the group's page."""
+    join_group(referee().groups.group(group_id)["code"])  # type: ignore[index]
     return redirect(url_for("groups.group", group_id=group_id))
 
 
 @bp.get("/join/<code>")
 def join_link(code: str) -> BaseResponse:
     """The group's link: whoever opens it is a member."""
-    group_id = referee().guesses.found(code, referee().groups.for_code, "No group has this link.")
-    join_group(group_id)
-    return redirect(url_for("groups.group", group_id=group_id))
+    return joined(referee().guesses.found(code, referee().groups.for_code, "No group has this link."))
+
+
+@bp.post("/<group_id>/link")
+def new_link(group_id: str) -> BaseResponse:
+    """A new link for the group: the old one opens nothing any more, and every other
+    browser that joined by it is no longer a member until it opens the new one."""
+    member_group(group_id)
+    referee().groups.new_code(group_id)
+    flash(gettext("The group has a new link. The old one opens nothing any more: send the new one to the group."), "info")
+    return joined(group_id)
 
 
 @bp.get("/<group_id>")
@@ -138,5 +152,4 @@ def import_group() -> BaseResponse:
     except (GroupError, RecordError) as error:
         flash(gettext("Not a group file: %(problem)s", problem=str(error)), "error")
         return redirect(url_for("pages.home"))
-    join_group(group_id)
-    return redirect(url_for("groups.group", group_id=group_id))
+    return joined(group_id)

@@ -49,7 +49,7 @@ from ..games.base import Termination
 from ..replay import CORE_RULES, Fold, Sight, explain, flag_json, result_hidden
 from ..store import Conflict, UnknownGame, now
 from ..tables import NotOver
-from . import MY_GROUPS, member_group, my_groups, record_download, referee, refusal, sight_of
+from . import in_group, member_group, my_groups, record_download, referee, refusal, sight_of
 from .api import event_json
 from ..bgstats import play, push_link
 from ..stats import minutes, span
@@ -598,10 +598,9 @@ def result(game_id: str) -> str:
     why = None if hidden else explain(fold, events, sight)
     public = fold.view(None, sight)
     roles = public.get("teams", [])  # Ladies & Gentlemen: each gentleman's lady, the courtesan
-    group_id = referee().groups.group_of(game_id)
     return render_template("result.html", bgstats=None if hidden or fold.outcome is None else push_link(play(game_id, fold, events, created)),
                            minutes=None if hidden else minutes(*span(fold, events, created)),
-                           group=group_id if group_id in session.get(MY_GROUPS, []) else None,
+                           group=in_group(referee().groups.group_of(game_id)),
                            fold=fold, game_id=game_id, result=outcome, hidden=hidden, charts=shown_charts, caller=caller,
                            head=store.head(game_id) if fold.outcome is not None and not hidden else None, sight=sight,
                            ladies_of={team["gentleman"]: team["lady"] for team in roles}, courtesan=public.get("courtesan"), explained=why)

@@ -183,12 +183,12 @@ class Groups:
         row = self._one("SELECT grp FROM group_seats WHERE game = ? LIMIT 1", [game_id])
         return None if row is None else str(row[0])
 
-    def games(self, group_id: str, latest: int | None = None) -> list[str]:
-        """The group's games (the `latest` ones), newest first."""
+    def games(self, group_id: str, latest: int | None = None, skip: int = 0) -> list[str]:
+        """The group's games (the `latest` ones after the newest `skip`), newest first."""
         with self.store.lock:
             rows = self.store.db.execute(
                 "SELECT s.game FROM group_seats s JOIN games g ON g.id = s.game WHERE s.grp = ? AND s.seat = 0 "
-                "ORDER BY g.created_at DESC, g.rowid DESC LIMIT ?", [group_id, -1 if latest is None else latest]).fetchall()
+                "ORDER BY g.created_at DESC, g.rowid DESC LIMIT ? OFFSET ?", [group_id, -1 if latest is None else latest, skip]).fetchall()
         return [str(row[0]) for row in rows]
 
     # --- a group's file ----------------------------------------------------------------

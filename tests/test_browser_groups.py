@@ -2,7 +2,8 @@
 English and German: the group is made on one phone, its players are tapped into the seats,
 a finished game offers BG Stats and leads to the statistics with their charts, a second
 phone joins by the group's link, a third (outside) sees nothing, a spelling is merged, and
-a renewed link shuts the second phone out until it opens the new one."""
+a renewed link shuts the second phone out until it opens the new one. Past ten games, the
+group's page pages back through them."""
 
 from __future__ import annotations
 
@@ -24,11 +25,11 @@ WORDS = {
     "en": {"start": "Start the game", "bgstats": "Log in BG Stats", "statistics": "The group's statistics", "stats": "Statistics",
            "finished": "2 finished games", "wins": "Wins over the evenings", "points": "Points per game: Employee of the Month",
            "merge": "Merge", "compare": "Compare", "versus": "played 2 games together",
-           "new link": "New link", "renewed": "The group has a new link."},
+           "new link": "New link", "renewed": "The group has a new link.", "older": "Older games", "newer": "Newer games"},
     "de": {"start": "Spiel starten", "bgstats": "In BG Stats eintragen", "statistics": "Statistik der Gruppe", "stats": "Statistik",
            "finished": "2 beendete Spiele", "wins": "Siege über die Spieleabende", "points": "Punkte pro Spiel: Employee of the Month",
            "merge": "Zusammenführen", "compare": "Vergleichen", "versus": "haben 2 Spiele zusammen gespielt",
-           "new link": "Neuer Link", "renewed": "Die Gruppe hat einen neuen Link."},
+           "new link": "Neuer Link", "renewed": "Die Gruppe hat einen neuen Link.", "older": "Ältere Spiele", "newer": "Neuere Spiele"},
 }
 
 
@@ -141,3 +142,22 @@ def test_a_group_evening_on_phones(server: str, browser: Browser, language: str)
     assert answer is not None and answer.status == 404 and "Anna" not in friend.content()
     friend.goto(new_link.replace(new_link.split("/groups/")[0], server))
     expect(friend.locator("h1")).to_have_text(f"Donnerstagsrunde {language}")
+
+    # Eight more games, tapped in: the group's page shows the newest ten, and pages back.
+    for _ in range(8):
+        host.goto(f"{server}/new?game=ftw&group={group_url.rsplit('/', 1)[1]}")
+        for name in ("Anna", "Ben", "Cem"):
+            host.locator(f"button[data-line='{name}']").click()
+        host.get_by_role("button", name=words["start"]).click()
+        host.wait_for_url("**/host")  # the new game's page for the host: seats and join codes
+    host.goto(group_url)
+    expect(host.locator("#games + ul li")).to_have_count(10)
+    host.get_by_role("link", name=words["older"]).click()
+    expect(host.locator("#games")).to_have_text(words["older"])
+    expect(host.locator("#games + ul li")).to_have_count(1)  # the first game of the evening
+    expect(host.locator("#games + ul")).to_contain_text("Employee of the Month")
+    assert_phone_friendly(host)
+    assert_accessible(host)
+    shot(host, f"group-older-games-{language}")
+    host.get_by_role("link", name=words["newer"]).click()
+    expect(host.locator("#games + ul li")).to_have_count(10)

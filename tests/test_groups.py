@@ -66,6 +66,21 @@ def test_a_game_started_for_a_group_seats_its_players_and_new_names_join(client:
     assert "Dora" in client.get(f"/groups/{group_id}").get_data(as_text=True)
 
 
+def test_the_group_page_shows_its_games_ten_a_page_newest_first(client: FlaskClient, app: Flask) -> None:
+    group_id = new_group(client)
+    games = [start(client, group_id, "ftw", ["Anna", "Ben", "Cem"]) for _ in range(12)]  # games[-1] is the newest
+    first = client.get(f"/groups/{group_id}").get_data(as_text=True)
+    assert sorted((g for g in games if f"/g/{g}" in first), key=lambda g: first.index(f"/g/{g}")) == games[:1:-1]  # the newest 10, newest first
+    assert f"/groups/{group_id}?page=2#games" in first and "Newer games" not in first
+    second = client.get(f"/groups/{group_id}?page=2").get_data(as_text=True)
+    assert [g for g in games if f"/g/{g}" in second] == games[:2] and "Older games</h2>" in second
+    assert f'href="/groups/{group_id}#games">Newer games' in second and "?page=3" not in second
+    for page in ("abc", "-3", "0", str(10**30)):  # read as the first page, or as an empty last one: never an error
+        answer = client.get(f"/groups/{group_id}?page={page}")
+        assert answer.status_code == 200, page
+    assert "No games yet." in client.get(f"/groups/{group_id}?page={10**30}").get_data(as_text=True)
+
+
 def test_a_finished_group_game_is_in_its_statistics_with_a_bg_stats_button(client: FlaskClient, app: Flask) -> None:
     group_id = new_group(client)
     game_id = start(client, group_id, "employee-of-the-month", ["Anna", "Ben", "Cem"])

@@ -27,7 +27,8 @@ from .words import day
 bp = Blueprint("groups", __name__, url_prefix="/groups")
 CHART_POINTS = 20  # evenings (or games) in a chart: it stays readable on a phone
 CHART_PLAYERS = 6
-LATEST_GAMES = 10  # on the group's page, finished or not
+GAMES_A_PAGE = 10  # on the group's page, finished or not, newest first
+LAST_PAGE = 10**6  # a page number beyond it is read as it: SQLite's OFFSET is a 64-bit integer
 EVENINGS_SHOWN = 10  # the page lists the latest evenings; the CSV and `referee stats --json` have them all
 
 
@@ -66,13 +67,16 @@ def new_link(group_id: str) -> BaseResponse:
 
 @bp.get("/<group_id>")
 def group(group_id: str) -> str:
-    """The group: start a game with its players, its latest games, its players, its link."""
+    """The group: start a game with its players, its games (the latest, a page of older ones
+    with ?page=N), its players, its link."""
     found = member_group(group_id)
     groups = referee().groups
-    latest = groups.games(group_id, latest=LATEST_GAMES)
-    games = referee().tables.store.games(latest) if latest else []
+    page = min(max(request.args.get("page", 1, type=int) or 1, 1), LAST_PAGE)
+    shown = groups.games(group_id, latest=GAMES_A_PAGE + 1, skip=(page - 1) * GAMES_A_PAGE)  # one more: is there an older page?
+    games = referee().tables.store.games(shown[:GAMES_A_PAGE]) if shown else []
     link = public_url("groups.join_link", code=found["code"])
-    return render_template("group.html", group=found, players=groups.players(group_id), games=games, link=link, qr=qr_svg(link))
+    return render_template("group.html", group=found, players=groups.players(group_id), games=games, link=link, qr=qr_svg(link),
+                           page=page, older=len(shown) > GAMES_A_PAGE)
 
 
 @bp.post("/<group_id>/players/<int:player_id>")

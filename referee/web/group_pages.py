@@ -2,8 +2,8 @@
 
 A browser is a member once it has opened the group's link (or made the group, or imported
 it): the link's code is then kept in the signed session cookie, and counts until a member
-renews the link. Everyone else is told there
-is no such group: nothing of a group is shown outside it, not even that it exists.
+renews the link. Everyone else is told there is no such group: nothing of a group is shown
+outside it, not even that it exists.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ bp = Blueprint("groups", __name__, url_prefix="/groups")
 CHART_POINTS = 20  # evenings (or games) in a chart: it stays readable on a phone
 CHART_PLAYERS = 6
 GAMES_A_PAGE = 10  # on the group's page, finished or not, newest first
-LAST_PAGE = 10**6  # a page number beyond it is read as it: SQLite's OFFSET is a 64-bit integer
+LAST_PAGE = 10**6  # a larger page number reads as this one (SQLite's OFFSET is a 64-bit integer)
 EVENINGS_SHOWN = 10  # the page lists the latest evenings; the CSV and `referee stats --json` have them all
 
 

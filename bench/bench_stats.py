@@ -80,8 +80,8 @@ def main() -> None:
     tables = Tables(store)
     app = create_app({"TESTING": True, "DATABASE": db, "SECRET_KEY": "bench"})
     client = app.test_client()
-    with client.session_transaction() as session:
-        session["my_groups"] = [group_id]
+    code = Groups(store).group(group_id)["code"]  # type: ignore[index]
+    assert client.get(f"/groups/join/{code}").status_code == 302  # a member, by the group's link
 
     def reference() -> None:
         rows = store.db.execute("SELECT id, game, header, created_at FROM games").fetchall()

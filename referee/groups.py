@@ -141,8 +141,11 @@ class Groups:
         return ids
 
     def seat(self, group_id: str, game_id: str, names: list[str]) -> None:
-        """The game belongs to the group; each seat to the player of that name."""
+        """The game belongs to the group; each seat to the player of that name. A game
+        belongs to one group at most."""
         with self.store.transaction():
+            if self.store.db.conn.execute("SELECT 1 FROM group_seats WHERE game = ? LIMIT 1", [game_id]).fetchone():
+                raise GroupError("the game belongs to a group already")
             self.store.db.conn.executemany(
                 "INSERT INTO group_seats (game, seat, grp, player) VALUES (?, ?, ?, ?)",
                 [(game_id, seat, group_id, player) for seat, player in enumerate(self._player_ids(group_id, names))],

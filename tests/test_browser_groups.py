@@ -3,7 +3,8 @@ English and German: the group is made on one phone, its players are tapped into 
 a finished game offers BG Stats and leads to the statistics with their charts, a second
 phone joins by the group's link, a third (outside) sees nothing, a spelling is merged, and
 a renewed link shuts the second phone out until it opens the new one. Past ten games, the
-group's page pages back through them."""
+group's page pages back through them. A game started outside the group is put into it
+from its host page."""
 
 from __future__ import annotations
 
@@ -25,11 +26,13 @@ WORDS = {
     "en": {"start": "Start the game", "bgstats": "Log in BG Stats", "statistics": "The group's statistics", "stats": "Statistics",
            "finished": "2 finished games", "wins": "Wins over the evenings", "points": "Points per game: Employee of the Month",
            "merge": "Merge", "compare": "Compare", "versus": "played 2 games together",
-           "new link": "New link", "renewed": "The group has a new link.", "older": "Older games", "newer": "Newer games"},
+           "new link": "New link", "renewed": "The group has a new link.", "older": "Older games", "newer": "Newer games",
+           "add": "Add to the group", "added": "The game belongs to Donnerstagsrunde en now."},
     "de": {"start": "Spiel starten", "bgstats": "In BG Stats eintragen", "statistics": "Statistik der Gruppe", "stats": "Statistik",
            "finished": "2 beendete Spiele", "wins": "Siege über die Spieleabende", "points": "Punkte pro Spiel: Employee of the Month",
            "merge": "Zusammenführen", "compare": "Vergleichen", "versus": "haben 2 Spiele zusammen gespielt",
-           "new link": "Neuer Link", "renewed": "Die Gruppe hat einen neuen Link.", "older": "Ältere Spiele", "newer": "Neuere Spiele"},
+           "new link": "Neuer Link", "renewed": "Die Gruppe hat einen neuen Link.", "older": "Ältere Spiele", "newer": "Neuere Spiele",
+           "add": "Zur Gruppe hinzufügen", "added": "Das Spiel gehört jetzt zu Donnerstagsrunde de."},
 }
 
 
@@ -161,3 +164,19 @@ def test_a_group_evening_on_phones(server: str, browser: Browser, language: str)
     shot(host, f"group-older-games-{language}")
     host.get_by_role("link", name=words["newer"]).click()
     expect(host.locator("#games + ul li")).to_have_count(10)
+
+    # A game started from the home page, not the group's: its host puts it into the group.
+    host.goto(f"{server}/new?game=ftw")
+    host.fill("#seats", "Anna\nBen\nEva")
+    host.get_by_role("button", name=words["start"]).click()
+    host.wait_for_url("**/host")
+    assert_accessible(host)
+    shot(host, f"group-game-to-add-{language}")
+    host.get_by_role("button", name=words["add"]).click()
+    expect(host.locator(".flash.info[role=status]")).to_contain_text(words["added"])
+    assert_phone_friendly(host)
+    assert_accessible(host)
+    shot(host, f"group-game-added-{language}")
+    host.locator(f"a[href='{group_url.split(server)[1]}']").click()
+    expect(host.locator("#games + ul li").first).to_contain_text("Anna, Ben, Eva")
+    expect(host.locator("#players + p + ul")).to_contain_text("Eva")  # a new name joined the group

@@ -81,6 +81,29 @@ def test_the_group_page_shows_its_games_ten_a_page_newest_first(client: FlaskCli
     assert "No games yet." in client.get(f"/groups/{group_id}?page={10**30}").get_data(as_text=True)
 
 
+def test_the_host_puts_a_game_started_outside_a_group_into_one_of_theirs(client: FlaskClient, app: Flask) -> None:
+    groups: Groups = app.extensions["referee"].groups
+    group_id = new_group(client)
+    start(client, group_id, "ftw", ["Anna", "Ben", "Cem"])  # not finished: not in the statistics
+    game_id = client.post("/new", data={"game": "employee-of-the-month", "seats": "Anna\nBen\nDora"}).location.split("/")[2]
+    play_sample(app, game_id, "employee-of-the-month-3-players")  # over before anyone thought of the group
+    host_page = client.get(f"/g/{game_id}/host").get_data(as_text=True)
+    assert "Count this game for a group" in host_page and f'<option value="{group_id}">Donnerstagsrunde</option>' in host_page
+    outsider = app.test_client()
+    assert outsider.post(f"/g/{game_id}/host/group", data={"group": group_id}).status_code == 403  # not the host
+    other_group = new_group(outsider, "Schachclub")
+    assert client.post(f"/g/{game_id}/host/group", data={"group": other_group}).status_code == 404  # not the host's group
+    assert groups.group_of(game_id) is None
+    added = client.post(f"/g/{game_id}/host/group", data={"group": group_id}, follow_redirects=True).get_data(as_text=True)
+    assert "The game belongs to Donnerstagsrunde now." in added and "Count this game for a group" not in added
+    assert f'href="/groups/{group_id}"' in added  # the host page leads to the group now
+    assert groups.group_of(game_id) == group_id and [p.name for p in groups.active(group_id)] == ["Anna", "Ben", "Cem", "Dora"]
+    page = stats_page(client, group_id)
+    assert "1 finished game" in page and "<td>Dora</td><td>1</td>" in page  # counted at once, Dora joined
+    again = client.post(f"/g/{game_id}/host/group", data={"group": group_id}, follow_redirects=True).get_data(as_text=True)
+    assert "the game belongs to a group already" in again and groups.games(group_id)[0] == game_id
+
+
 def test_a_finished_group_game_is_in_its_statistics_with_a_bg_stats_button(client: FlaskClient, app: Flask) -> None:
     group_id = new_group(client)
     game_id = start(client, group_id, "employee-of-the-month", ["Anna", "Ben", "Cem"])

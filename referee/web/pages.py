@@ -270,7 +270,26 @@ def host(game_id: str) -> Any:
     link = public_url("pages.join_link", code=code)
     qr = qr_svg(link)
     taken = referee().access.claimed_seats(game_id)
-    return render_template("host.html", fold=fold, game_id=game_id, code=code, link=link, qr=qr, taken=taken, playing=caller.seat)
+    group_id = referee().groups.group_of(game_id)
+    return render_template("host.html", fold=fold, game_id=game_id, code=code, link=link, qr=qr, taken=taken, playing=caller.seat,
+                           group=in_group(group_id), groups=[] if group_id else my_groups())
+
+
+@bp.post("/g/<game_id>/host/group")
+def to_group(game_id: str) -> BaseResponse:
+    """The host puts a game started outside a group into one of their groups, each seat
+    for the group's player of that name (a new name joins the group)."""
+    fold = fold_of(game_id)
+    if not page_caller(game_id).is_host:
+        abort(403, "Only the host can put the game into a group.")
+    group = member_group(request.form.get("group"))
+    try:
+        referee().groups.seat(group["id"], game_id, list(fold.header.seats))
+    except GroupError as error:
+        flash(str(error), "error")
+    else:
+        flash(gettext("The game belongs to %(group)s now.", group=group["name"]), "info")
+    return redirect(url_for("pages.host", game_id=game_id))
 
 
 @bp.post("/g/<game_id>/host/release/<int:seat>")

@@ -297,6 +297,21 @@ def group_link(group_ref: str, renew: bool, db_path: str) -> None:
     click.echo(f"/groups/join/{code}")
 
 
+@group.command("add")
+@click.argument("group_ref", metavar="GROUP")
+@click.argument("game")
+@db_option
+def group_add(group_ref: str, game: str, db_path: str) -> None:
+    """Put a stored game into a group: each seat counts for the group's player of that name
+    (a new name joins the group). A game belongs to one group at most."""
+    store = existing_store(db_path)
+    groups = Groups(store)
+    try:
+        groups.seat(groups.find(group_ref), game, list(store.header(game).seats))
+    except (GroupError, UnknownGame) as error:
+        raise click.ClickException(str(error)) from None
+
+
 @group.command("export")
 @click.argument("group_ref", metavar="GROUP")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write to this file.")

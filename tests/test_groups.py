@@ -257,6 +257,13 @@ def test_the_group_commands(tmp_path: Path) -> None:
     renewed = runner.invoke(main, ["group", "link", "Club", "--new", "--db", db]).output.strip()
     assert renewed == f"/groups/join/{groups.group(group_id)['code']}" and renewed != link
     assert "no group 'Nope'" in runner.invoke(main, ["group", "link", "Nope", "--db", db]).output
+    loose = tables.import_record(sample("employee-of-the-month-3-players"), "eotm")  # in no group
+    assert runner.invoke(main, ["group", "add", "Club", loose, "--db", db]).exit_code == 0
+    assert groups.group_of(loose) == group_id and groups.games(group_id)[0] == loose
+    again = runner.invoke(main, ["group", "add", "Club", loose, "--db", db])
+    assert again.exit_code == 1 and "the game belongs to a group already" in again.output
+    assert "no game 'nope'" in runner.invoke(main, ["group", "add", "Club", "nope", "--db", db]).output.lower()
+    shown = json.loads(runner.invoke(main, ["stats", "--group", "Club", "--json", "--db", db]).output)
     out = tmp_path / "club.json"
     assert runner.invoke(main, ["group", "export", "Club", "-o", str(out), "--db", db]).exit_code == 0
     other_db = str(tmp_path / "other.sqlite3")

@@ -63,7 +63,18 @@ def read_or_exit(file: str) -> Record:
         sys.exit(2)
 
 
-@click.group()
+class Commands(click.Group):
+    """The commands: an unknown game, or a group operation that cannot be done, is refused
+    with its message and exit code 1, as any click.ClickException, wherever it is raised."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (UnknownGame, GroupError) as error:
+            raise click.ClickException(str(error)) from None
+
+
+@click.group(cls=Commands)
 @click.version_option(package_name="table-referee")
 def main() -> None:
     """Table Referee: referee and scorekeeper for card games at a real table.
@@ -150,7 +161,7 @@ def export(game: str, output: str | None, as_format: str, db_path: str) -> None:
         else:
             text = write_record(store.header(game), store.events(game))
         head_seq, head_hash = store.head(game)
-    except (UnknownGame, bgstats.NotFinished) as error:
+    except bgstats.NotFinished as error:
         raise click.ClickException(str(error)) from None
     if output:
         Path(output).write_text(text, encoding="utf-8")
@@ -224,10 +235,7 @@ def stats(group_ref: str | None, as_json: bool, as_csv: bool, rebuild: bool, db_
         counted = tables.plays.rebuild()
         if not (as_json or as_csv):
             click.echo(f"rebuilt from the logs: {counted} finished games")
-    try:
-        group_id = None if group_ref is None else Groups(tables.store).find(group_ref)
-    except GroupError as error:
-        raise click.ClickException(str(error)) from None
+    group_id = None if group_ref is None else Groups(tables.store).find(group_ref)
     if as_csv:
         click.echo(plays_csv(tables.plays.plays(group_id, seats=True)), nl=False)
         return
@@ -265,10 +273,7 @@ def group() -> None:
 def group_create(name: str, db_path: str) -> None:
     """Make a group and print its id and its members' link path."""
     groups = Groups(Store(db_path))
-    try:
-        group_id = groups.create(name)
-    except GroupError as error:
-        raise click.ClickException(str(error)) from None
+    group_id = groups.create(name)
     click.echo(f"{group_id}  /groups/join/{groups.group(group_id)['code']}")  # type: ignore[index]
 
 
@@ -289,10 +294,7 @@ def group_list(db_path: str) -> None:
 def group_link(group_ref: str, renew: bool, db_path: str) -> None:
     """Print the path of a group's link for its members."""
     groups = Groups(existing_store(db_path))
-    try:
-        group_id = groups.find(group_ref)
-    except GroupError as error:
-        raise click.ClickException(str(error)) from None
+    group_id = groups.find(group_ref)
     code = groups.new_code(group_id) if renew else groups.group(group_id)["code"]  # type: ignore[index]
     click.echo(f"/groups/join/{code}")
 
@@ -306,10 +308,7 @@ def group_add(group_ref: str, game: str, db_path: str) -> None:
     (a new name joins the group). A game belongs to one group at most."""
     store = existing_store(db_path)
     groups = Groups(store)
-    try:
-        groups.seat(groups.find(group_ref), game, list(store.header(game).seats))
-    except (GroupError, UnknownGame) as error:
-        raise click.ClickException(str(error)) from None
+    groups.seat(groups.find(group_ref), game, list(store.header(game).seats))
 
 
 @group.command("export")
@@ -319,10 +318,7 @@ def group_add(group_ref: str, game: str, db_path: str) -> None:
 def group_export(group_ref: str, output: str | None, db_path: str) -> None:
     """Write a group as one file (table-group/1): its players and its games' records."""
     groups = Groups(existing_store(db_path))
-    try:
-        text = json.dumps(groups.export(groups.find(group_ref)), ensure_ascii=False, indent=1) + "\n"
-    except GroupError as error:
-        raise click.ClickException(str(error)) from None
+    text = json.dumps(groups.export(groups.find(group_ref)), ensure_ascii=False, indent=1) + "\n"
     if output:
         Path(output).write_text(text, encoding="utf-8")
     else:
@@ -367,18 +363,15 @@ def group_merge(group_ref: str, spelling: str, into: str, db_path: str) -> None:
 
 def with_players(group_ref: str, db_path: str, change: Any) -> None:
     groups = Groups(existing_store(db_path))
-    try:
-        group_id = groups.find(group_ref)
-        by_name = {p.name: p.id for p in groups.players(group_id)}
+    group_id = groups.find(group_ref)
+    by_name = {p.name: p.id for p in groups.players(group_id)}
 
-        def player(name: str) -> int:
-            if name not in by_name:
-                raise GroupError(f"the group has no player {name!r} (it has: {', '.join(by_name)})")
-            return by_name[name]
+    def player(name: str) -> int:
+        if name not in by_name:
+            raise GroupError(f"the group has no player {name!r} (it has: {', '.join(by_name)})")
+        return by_name[name]
 
-        change(groups, group_id, player)
-    except GroupError as error:
-        raise click.ClickException(str(error)) from None
+    change(groups, group_id, player)
     click.echo("ok")
 
 

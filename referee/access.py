@@ -33,7 +33,8 @@ class SeatTaken(Exception):
 
 @dataclass(frozen=True)
 class Caller:
-    """Who is asking: the host, a seat, or a spectator (no token)."""
+    """Who is asking: the host, a seat, or a spectator (no token). A host who plays a seat
+    has that `seat`: told what the seat is told, with the host's powers kept."""
 
     role: str  # "host" | "seat" | "spectator"
     seat: int | None = None
@@ -44,17 +45,22 @@ class Caller:
         return self.role == "host"
 
     @property
+    def trusted(self) -> bool:
+        """The one reader trusted with every secret: a host who plays no seat."""
+        return self.is_host and self.seat is None
+
+    @property
     def by(self) -> int | str | None:
         """What the `by` field of an event this caller logs says: "host" or the seat."""
         return "host" if self.is_host else self.seat
 
     def sight(self, game: Game[Any], state: Any, revealed: bool) -> Sight:
         """What this caller may know: everything once the host has revealed the secrets, and
-        the host always; a seat public information and its own (its team's, Game.sharing)
-        private records; a spectator public information."""
-        if revealed or self.is_host:
+        a host who plays no seat always; a seat (and a host who plays it) public information
+        and its own (its team's, Game.sharing) private records; a spectator public information."""
+        if revealed or self.trusted:
             return EVERYTHING
-        if self.role != "seat" or self.seat is None:
+        if self.seat is None:
             return PUBLIC
         return Sight(False, game.sharing(state, self.seat))
 
@@ -114,9 +120,11 @@ class Access:
         return None if row is None else str(row[0])
 
     def claimed_seats(self, game_id: str) -> set[int]:
+        """The seats a phone holds: by a seat token, or the host's phone (the seat it plays)."""
         with self.store.lock:
             rows = self.store.db.execute("SELECT seat FROM tokens WHERE game = ? AND role = 'seat'", [game_id]).fetchall()
-        return {int(row[0]) for row in rows}
+            host_seat = self.store.host_seat(game_id)
+        return {int(row[0]) for row in rows} | ({host_seat} if host_seat is not None else set())
 
     def claim_seat(self, game_id: str, seat: int) -> str:
         """A seat token for a free seat; raises SeatTaken."""
@@ -130,6 +138,15 @@ class Access:
         with self.store.lock:
             self.release_seat(game_id, seat)
             return self._new_token(game_id, "seat", seat)
+
+    def host_plays(self, game_id: str, seat: int) -> int:
+        """The host plays `seat` from now on (public, and for good): the seat's own tokens
+        stop working, since the host's phone is that seat now. The seat the host plays."""
+        with self.store.lock:
+            played = self.store.set_host_seat(game_id, seat)
+            if played == seat:
+                self.release_seat(game_id, seat)
+            return played
 
     def release_seat(self, game_id: str, seat: int) -> None:
         """The seat is free again (a phone left or took the wrong seat): its tokens stop working."""
@@ -151,6 +168,8 @@ class Access:
             known = self._callers[expected] = (row[1], Caller(row[2], row[3], expected[:16]))
         if known[0] != game_id:
             raise AccessDenied("this token belongs to another game")
+        if known[1].is_host:  # the seat the host plays is set once, maybe by another process
+            return Caller("host", self.store.host_seat(game_id), known[1].token_id)
         return known[1]
 
     def _new_token(self, game_id: str, role: str, seat: int | None) -> str:

@@ -47,6 +47,9 @@ CREATE TRIGGER IF NOT EXISTS games_header_fixed BEFORE UPDATE OF id, header, has
 BEGIN SELECT RAISE(ABORT, 'a game header cannot change'); END;
 CREATE TRIGGER IF NOT EXISTS games_no_delete BEFORE DELETE ON games
 BEGIN SELECT RAISE(ABORT, 'games cannot be deleted'); END;
+CREATE TRIGGER IF NOT EXISTS games_host_seat_fixed BEFORE UPDATE OF host_seat ON games
+WHEN OLD.host_seat IS NOT NULL AND NEW.host_seat IS NOT OLD.host_seat
+BEGIN SELECT RAISE(ABORT, 'the seat the host plays cannot change'); END;
 """
 
 
@@ -152,7 +155,7 @@ class Store:
     def _create_schema(self) -> None:
         self.db["games"].create(
             {"id": str, "game": str, "header": str, "hash": str, "created_at": str, "head_seq": int, "head_hash": str,
-             "revealed_seq": int},
+             "revealed_seq": int, "host_seat": int},
             pk="id",
             not_null={"game", "header", "hash", "created_at"},
             if_not_exists=True,
@@ -186,6 +189,8 @@ class Store:
             self.db.execute("ALTER TABLE events ADD COLUMN answer TEXT")
         if "revealed_seq" not in self.db["games"].columns_dict:
             self.db.execute("ALTER TABLE games ADD COLUMN revealed_seq INTEGER")
+        if "host_seat" not in self.db["games"].columns_dict:
+            self.db.execute("ALTER TABLE games ADD COLUMN host_seat INTEGER")
         if "head_seq" not in self.db["games"].columns_dict:
             self.db.execute("ALTER TABLE games ADD COLUMN head_seq INTEGER")
             self.db.execute("ALTER TABLE games ADD COLUMN head_hash TEXT")
@@ -205,18 +210,21 @@ class Store:
     # --- games -----------------------------------------------------------------------
 
     def create_game(self, header: Header, game_id: str | None = None, events: Iterable[Mapping[str, Any]] = (),
-                    revealed_seq: int | None = None, then: Callable[[str], None] | None = None, created_at: str | None = None) -> str:
+                    revealed_seq: int | None = None, then: Callable[[str], None] | None = None, created_at: str | None = None,
+                    host_seat: int | None = None) -> str:
         """Store a new game's header and, for an import, its checked events (revealed as of
         `revealed_seq`; stored first at `created_at`, where a group's file says so), all in
-        one transaction (an import is all or nothing) with `then(id)`; returns its id."""
+        one transaction (an import is all or nothing) with `then(id)`; returns its id.
+        `host_seat`: the seat the host plays, if any (see `set_host_seat`)."""
         game_id = game_id or new_game_id()
         line = canonical(header.to_json())
         root = chain_hash("", line)
         try:
             with self.transaction():
                 self.db.execute(
-                    "INSERT INTO games (id, game, header, hash, created_at, head_seq, head_hash, revealed_seq) VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
-                    [game_id, header.game, line, root, created_at or now(), root, revealed_seq],
+                    "INSERT INTO games (id, game, header, hash, created_at, head_seq, head_hash, revealed_seq, host_seat) "
+                    "VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)",
+                    [game_id, header.game, line, root, created_at or now(), root, revealed_seq, host_seat],
                 )
                 head = (0, root)
                 for event in events:
@@ -312,6 +320,24 @@ class Store:
         with self.lock:
             row = self.db.execute("SELECT revealed_seq FROM games WHERE id = ?", [game_id]).fetchone()
         return None if row is None or row[0] is None else int(row[0])
+
+    def host_seat(self, game_id: str) -> int | None:
+        """The seat the host plays (public: every phone is told), or None: a host who only
+        keeps score, the one reader trusted with every secret."""
+        with self.lock:
+            row = self.db.execute("SELECT host_seat FROM games WHERE id = ?", [game_id]).fetchone()
+        return None if row is None or row[0] is None else int(row[0])
+
+    def set_host_seat(self, game_id: str, seat: int) -> int:
+        """The host plays `seat` from now on; once set it never changes (a trigger refuses
+        it), so a host who has seen only a seat's share can never widen it again. The seat
+        the host plays, which is `seat` unless one was set before."""
+        with self.transaction():
+            self.db.conn.execute("UPDATE games SET host_seat = ? WHERE id = ? AND host_seat IS NULL", [seat, game_id])
+        played = self.host_seat(game_id)
+        if played is None:
+            raise UnknownGame(f"no game {game_id!r}")
+        return played
 
     def reveal(self, game_id: str, seq: int, then: Callable[[], None] | None = None) -> int:
         """Reveal the game's secrets as of seq `seq`, and `then()` in the same transaction; a

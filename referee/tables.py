@@ -111,8 +111,8 @@ class Tables:
         self._waiting: dict[str, int] = {}
         self.max_waiting, self.max_waiting_per_game = max_waiting, max_waiting_per_game
 
-    def create(self, header: Header, game_id: str | None = None) -> str:
-        return self.store.create_game(header, game_id)
+    def create(self, header: Header, game_id: str | None = None, host_seat: int | None = None) -> str:
+        return self.store.create_game(header, game_id, host_seat=host_seat)
 
     def import_record(self, record: Record, game_id: str | None = None, created_at: str | None = None) -> str:
         """Store a whole (already checked) record as a new game, all or nothing; its id.

@@ -44,8 +44,10 @@ TURN = -1  # a move by whoever's turn it is  # ("secret", None) | ("move", (seat
 class Twins:
     """The same table twice (A and B), every seat claimed; one observing seat and a spectator."""
 
-    def __init__(self, app: Flask, header: dict[str, Any], observer: int) -> None:
+    def __init__(self, app: Flask, header: dict[str, Any], observer: int, host_plays: bool = False) -> None:
         self.host_client = app.test_client()
+        self.host_plays = host_plays
+        header = {**header, "host_seat": observer} if host_plays else header
         self.ids: list[str] = []
         self.hosts: list[str] = []
         self.seats: list[dict[int, str]] = []
@@ -57,8 +59,12 @@ class Twins:
                                for s in range(len(header["seats"]))})
         self.observer = observer
         self.readers = {"seat": app.test_client(), "spectator": app.test_client()}
+        if host_plays:
+            self.readers["host"] = app.test_client()
         for twin, game_id in enumerate(self.ids):
             self.readers["seat"].set_cookie("referee_token", self.seats[twin][observer], path=f"/g/{game_id}")
+            if host_plays:
+                self.readers["host"].set_cookie("referee_token", self.hosts[twin], path=f"/g/{game_id}")
         self.transcripts: list[list[str]] = [[], []]
         self.seq = 0
 
@@ -73,7 +79,7 @@ class Twins:
             token = self.hosts[twin] if seat is None else self.seats[twin][seat]
             answer = self.host_client.post(f"/api/games/{self.ids[twin]}/events", json=bodies[twin], headers=bearer(token))
             assert answer.status_code in (201, 400), answer.get_data(as_text=True)
-            if seat == self.observer:
+            if seat == self.observer or (seat is None and self.host_plays):
                 self.said(twin, "answer", f"{answer.status_code} {answer.get_data(as_text=True)}")
         self.seq = self.host_client.get(f"/api/games/{self.ids[0]}", headers=bearer(self.hosts[0])).json["seq"]
 
@@ -86,7 +92,7 @@ class Twins:
     def read(self, pages: bool) -> None:
         for twin, game_id in enumerate(self.ids):
             for role, client in self.readers.items():
-                headers = bearer(self.seats[twin][self.observer]) if role == "seat" else {}
+                headers = bearer(self.seats[twin][self.observer]) if role == "seat" else bearer(self.hosts[twin]) if role == "host" else {}
                 paths = [f"/api/games/{game_id}", f"/api/games/{game_id}/events?after=0", f"/api/games/{game_id}/events?after={self.seq}&wait=0.01"]
                 if pages:
                     paths += [f"/g/{game_id}", f"/g/{game_id}/history", f"/g/{game_id}/history?at={max(self.seq - 1, 0)}", f"/g/{game_id}/result",
@@ -118,14 +124,15 @@ class Twins:
 
 
 def probe(game: str, steps: list[Step], secret_seat: int, secrets: tuple[dict[str, Any], dict[str, Any]], header: dict[str, Any], observer: int,
-          folder: Path) -> None:
+          folder: Path, host_plays: bool) -> None:
     app = create_app({"TESTING": True, "DATABASE": str(folder / f"{game}-{RAN[game]}.sqlite3"), "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
                       "LONG_POLL_SECONDS": 0.01})
     # The server stamps each event with the time it was logged: the twins' moves are logged
     # moments apart, so the clock stands still here (a time is public, never a secret).
     with patch("referee.web.api.now", STOPPED_CLOCK), patch("referee.web.pages.now", STOPPED_CLOCK):
-        Twins(app, {"game": game, **header}, observer).run(steps, secret_seat, secrets)
-    RAN[game] += 1  # every sequence so far told the two twins' readers the same: kept for the record
+        Twins(app, {"game": game, **header}, observer, host_plays).run(steps, secret_seat, secrets)
+    RAN[game] += 1
+    RAN[f"{game}, the host playing the observer's seat"] += host_plays  # every sequence so far told the two twins' readers the same: kept for the record
     ARTIFACTS.mkdir(exist_ok=True)
     (ARTIFACTS / "noninterference.json").write_text(json.dumps(dict(RAN), sort_keys=True) + "\n", encoding="utf-8")
 
@@ -160,10 +167,10 @@ kp_moves = st.one_of(
 
 
 @SLOW
-@given(steps=steps_of(kp_moves), secrets=st.tuples(kp_hand, kp_hand))
-def test_karriere_poker_tells_nobody_else_of_a_recorded_hand(tmp_path: Path, steps: list[Step], secrets: Any) -> None:
+@given(steps=steps_of(kp_moves), secrets=st.tuples(kp_hand, kp_hand), host_plays=st.booleans())
+def test_karriere_poker_tells_nobody_else_of_a_recorded_hand(tmp_path: Path, steps: list[Step], secrets: Any, host_plays: bool) -> None:
     probe("karriere-poker", [("move", (None, {"type": "deal", "dealer": 3})), *steps], 0, secrets,
-          {"seats": ["Anna", "Ben", "Cem", "Dora"]}, 1, tmp_path)
+          {"seats": ["Anna", "Ben", "Cem", "Dora"]}, 1, tmp_path, host_plays)
 
 
 # --- FTW?!: Anna's recorded hand ---------------------------------------------------------------
@@ -181,9 +188,9 @@ ftw_moves = st.one_of(
 
 
 @SLOW
-@given(steps=steps_of(ftw_moves), secrets=st.tuples(ftw_hand, ftw_hand))
-def test_ftw_tells_nobody_else_of_a_recorded_hand(tmp_path: Path, steps: list[Step], secrets: Any) -> None:
-    probe("ftw", steps, 0, secrets, {"seats": ["Anna", "Ben", "Cem"]}, 1, tmp_path)
+@given(steps=steps_of(ftw_moves), secrets=st.tuples(ftw_hand, ftw_hand), host_plays=st.booleans())
+def test_ftw_tells_nobody_else_of_a_recorded_hand(tmp_path: Path, steps: list[Step], secrets: Any, host_plays: bool) -> None:
+    probe("ftw", steps, 0, secrets, {"seats": ["Anna", "Ben", "Cem"]}, 1, tmp_path, host_plays)
 
 
 # --- Senators: Anna's starting cards -----------------------------------------------------------
@@ -204,9 +211,9 @@ sen_moves = st.one_of(
 
 
 @SLOW
-@given(steps=steps_of(sen_moves), secrets=st.tuples(sen_hand, sen_hand))
-def test_senators_tells_nobody_else_of_recorded_starting_cards(tmp_path: Path, steps: list[Step], secrets: Any) -> None:
-    probe("senators", steps, 0, secrets, {"seats": ["Anna", "Ben", "Cem"]}, 1, tmp_path)
+@given(steps=steps_of(sen_moves), secrets=st.tuples(sen_hand, sen_hand), host_plays=st.booleans())
+def test_senators_tells_nobody_else_of_recorded_starting_cards(tmp_path: Path, steps: list[Step], secrets: Any, host_plays: bool) -> None:
+    probe("senators", steps, 0, secrets, {"seats": ["Anna", "Ben", "Cem"]}, 1, tmp_path, host_plays)
 
 
 # --- Ladies & Gentlemen: the income of Ben (Anna's gentleman) ----------------------------------
@@ -230,9 +237,9 @@ lg_moves = st.one_of(
 
 
 @SLOW
-@given(steps=steps_of(lg_moves), secrets=st.tuples(lg_income, lg_income))
-def test_ladies_and_gentlemen_tell_nobody_outside_the_team_of_its_money(tmp_path: Path, steps: list[Step], secrets: Any) -> None:
-    probe("ladies-and-gentlemen", [*LG_SETUP, *steps], 1, secrets, {"seats": ["Anna", "Ben", "Cem", "Dora"]}, 2, tmp_path)
+@given(steps=steps_of(lg_moves), secrets=st.tuples(lg_income, lg_income), host_plays=st.booleans())
+def test_ladies_and_gentlemen_tell_nobody_outside_the_team_of_its_money(tmp_path: Path, steps: list[Step], secrets: Any, host_plays: bool) -> None:
+    probe("ladies-and-gentlemen", [*LG_SETUP, *steps], 1, secrets, {"seats": ["Anna", "Ben", "Cem", "Dora"]}, 2, tmp_path, host_plays)
 
 
 # --- the reveal, and each way of probing the issue named -----------------------------------------

@@ -32,6 +32,14 @@ class CreateGame(Schema):
     options = fields.Dict(keys=fields.String())
     title = fields.String()
     started_at = fields.String()
+    host_seat = fields.Integer(strict=True, validate=validate.Range(min=0), metadata={
+        "description": "the seat the host plays (0-based); leave it out for a host who only keeps score and sees every secret"})
+
+
+class HostSeat(Schema):
+    """The seat the host plays from now on: public, and for good."""
+
+    seat = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
 
 
 class AppendEvent(Schema):
@@ -63,7 +71,7 @@ Problem = Schema.from_dict(
 )
 
 
-SCHEMAS = {schema.__name__: schema() for schema in (CreateGame, Code, ClaimSeat)}
+SCHEMAS = {schema.__name__: schema() for schema in (CreateGame, Code, ClaimSeat, HostSeat)}
 
 
 # --- helpers at the edge -------------------------------------------------------------------
@@ -142,12 +150,13 @@ def event_json(fold: Fold, event: dict[str, Any], sight: Sight) -> dict[str, Any
 def game_json(game_id: str, fold: Fold, caller: Caller) -> dict[str, Any]:
     """The game as this caller may see it."""
     sight = sight_of(game_id, fold, caller)
-    seat = caller.seat if caller.role == "seat" else None
+    seat = caller.seat
     return {
         "id": game_id,
         "title": fold.header.title,
         "seats": list(fold.header.seats),
         "seq": fold.seq,
+        "host_seat": referee().tables.store.host_seat(game_id),
         "you": {"role": caller.role, "seat": seat},
         "revealed": bool(fold.game.private_events) and referee().tables.store.revealed(game_id) is not None,
         "view": fold.view(seat, sight),
@@ -167,11 +176,29 @@ def created(game_id: str) -> tuple[Response, int]:
 def create_game() -> tuple[Response, int]:
     """Start a game: returns its id, the join code and the host token."""
     body = json_body(SCHEMAS["CreateGame"])
+    host_seat = body.pop("host_seat", None)
     try:
         header = parse_header({"format": FORMAT, "options": {}, "started_at": now(), **body}, None)
     except RecordError as error:
         raise BadFields(error.errors, str(error)) from None
-    return created(referee().tables.create(header))
+    if host_seat is not None and host_seat >= len(header.seats):
+        raise BadFields({"host_seat": [f"There are {len(header.seats)} seats (0 to {len(header.seats) - 1})."]})
+    return created(referee().tables.create(header, host_seat=host_seat))
+
+
+@bp.post("/games/<game_id>/host-seat")
+def host_plays(game_id: str) -> Response:
+    """The host plays a seat from now on: told only what that seat is told. Public, and for good."""
+    header = known_game(game_id)
+    if not caller_at(game_id).is_host:
+        abort(403, "only the host says which seat the host plays")
+    seat = json_body(SCHEMAS["HostSeat"])["seat"]
+    if seat >= len(header.seats):
+        raise BadFields({"seat": [f"There are {len(header.seats)} seats (0 to {len(header.seats) - 1})."]})
+    played = referee().access.host_plays(game_id, seat)
+    if played != seat:
+        abort(409, f"the host plays seat {played} already; that cannot change")
+    return jsonify(host_seat=played)
 
 
 @bp.post("/games/import")
@@ -332,7 +359,7 @@ def openapi() -> Response:
 def openapi_document() -> dict[str, Any]:
     spec = APISpec("Table Referee", "1.0", "3.0.3", plugins=[MarshmallowPlugin()])
     spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
-    for schema in (CreateGame, AppendEvent, Code, ClaimSeat, Created, Problem):
+    for schema in (CreateGame, HostSeat, AppendEvent, Code, ClaimSeat, Created, Problem):
         spec.components.schema(schema.__name__, schema=schema)
 
     def json_op(summary: str, body: str | None = None, ok: str = "200", params: list[dict[str, Any]] | None = None) -> dict[str, Any]:
@@ -362,6 +389,7 @@ def openapi_document() -> dict[str, Any]:
         "post": json_op("Log an event", "AppendEvent", "201", [game_id, {"name": "Idempotency-Key", "in": "header", "schema": {"type": "string"}}]),
         "get": json_op("Events after a seq", params=[game_id, after, {"name": "wait", "in": "query", "schema": {"type": "number"}}]),
     })
+    spec.path("/api/games/{game_id}/host-seat", operations={"post": json_op("The host plays a seat (for good)", "HostSeat", params=[game_id])})
     spec.path("/api/games/{game_id}/reveal", operations={"post": json_op("Reveal the secrets at the end (host)", params=[game_id])})
     spec.path("/api/games/{game_id}/witness/{seq}", operations={"get": json_op("The witness hash at an event", params=[game_id, {"name": "seq", "in": "path", "required": True, "schema": {"type": "integer"}}])})
     spec.path("/api/games/{game_id}/record", operations={"get": json_op("The table record", params=[game_id])})

@@ -63,7 +63,6 @@ htmx = HTMX()
 csrf = CSRFProtect()
 babel = Babel()
 TOKEN_COOKIE = "referee_token"
-HOST_SEAT_COOKIE = "referee_host_seat"  # the seat a host also plays
 MY_GAMES = "my_games"  # in the signed session cookie: the games this browser hosts or joined
 MY_GAMES_KEPT = 20
 HISTORY_PAGE = 100  # events per History page: a long game stays light on a phone
@@ -170,27 +169,18 @@ def end_sentence(fold: Fold, sight: Sight) -> Markup:
 
 
 def page_caller(game_id: str) -> Caller:
-    """Who is at this phone. A host who also plays a seat keeps every host power and holds
-    that seat's token beside the host token (a second cookie): the host with a seat."""
-    access = referee().access
+    """Who is at this phone: the host (with the seat the host plays, if any), a seat, or a spectator."""
     try:
-        caller = access.caller(game_id, request.cookies.get(TOKEN_COOKIE))
+        return referee().access.caller(game_id, request.cookies.get(TOKEN_COOKIE))
     except AccessDenied:
         return SPECTATOR
-    if not caller.is_host:
-        return caller
-    try:
-        playing = access.caller(game_id, request.cookies.get(HOST_SEAT_COOKIE))
-    except AccessDenied:  # the seat was freed or handed to another phone
-        return caller
-    return Caller("host", playing.seat, caller.token_id) if playing.role == "seat" else caller
 
 
-def with_token(response: BaseResponse, game_id: str, token: str, cookie: str = TOKEN_COOKIE) -> BaseResponse:
+def with_token(response: BaseResponse, game_id: str, token: str) -> BaseResponse:
     """Hand this phone a token for the game, and list the game among this browser's own."""
     session[MY_GAMES] = [game_id, *[known for known in session.get(MY_GAMES, []) if known != game_id]][:MY_GAMES_KEPT]
     response.set_cookie(
-        cookie, token, path=f"/g/{game_id}", httponly=True, samesite="Lax",
+        TOKEN_COOKIE, token, path=f"/g/{game_id}", httponly=True, samesite="Lax",
         secure=request.is_secure, max_age=60 * 60 * 24 * 60,
     )
     return response
@@ -232,14 +222,17 @@ def new_game() -> Any:
     header_json = {"format": FORMAT, "game": game, "seats": names, "options": options_from_form(game, request.form), "started_at": now()}
     if request.form.get("title", "").strip():
         header_json["title"] = request.form["title"].strip()
+    host_seat = parse_value(request.form.get("host_seat") or "-1")
     try:
         header = parse_header(header_json, None)
         for name in names if group else ():
             clean_name(name)  # a group's player's name: refused before anything is stored
+        if host_seat != -1 and host_seat not in range(len(names)):
+            raise RecordError(gettext("Your seat: there are only %(count)s players.", count=len(names)))
     except (RecordError, GroupError) as error:
         flash(str(error), "error")
         return render_template("new.html", game=find_game(game), names="\n".join(names), group=group, offered=offered), 400
-    game_id = referee().tables.create(header)
+    game_id = referee().tables.create(header, host_seat=None if host_seat == -1 else host_seat)
     if group:
         referee().groups.seat(group["id"], game_id, names)
     _, host_token = referee().access.open_table(game_id)
@@ -330,7 +323,8 @@ def seats(game_id: str) -> str:
     """Pick your seat (or watch)."""
     fold = fold_of(game_id)
     taken = referee().access.claimed_seats(game_id)
-    return render_template("seats.html", fold=fold, game_id=game_id, taken=taken, code=request.args.get("code", ""))
+    return render_template("seats.html", fold=fold, game_id=game_id, taken=taken, code=request.args.get("code", ""),
+                           host_seat=referee().tables.store.host_seat(game_id))
 
 
 @bp.post("/g/<game_id>/seats/<int:seat>")
@@ -340,9 +334,12 @@ def claim(game_id: str, seat: int) -> Any:
     access = referee().access
     if not 0 <= seat < len(fold.header.seats):
         abort(404, "There is no such seat.")
-    if page_caller(game_id).is_host:  # the host plays this seat too, and stays the host
-        token = access.reissue_seat(game_id, seat)
-        return with_token(redirect(url_for("pages.table", game_id=game_id)), game_id, token, HOST_SEAT_COOKIE)
+    if page_caller(game_id).is_host:  # the host plays this seat, for good, and stays the host
+        if access.host_plays(game_id, seat) != seat:
+            flash(gettext("This phone plays %(name)s already; that cannot change before the reveal.",
+                          name=fold.header.seats[referee().tables.store.host_seat(game_id) or 0]), "error")
+            return redirect(url_for("pages.host", game_id=game_id))
+        return redirect(url_for("pages.table", game_id=game_id))
     referee().guesses.check()
     if access.game_for_code(referee().guesses.readable(request.form.get("code", ""))) != game_id:
         referee().guesses.failed()
@@ -391,6 +388,7 @@ def table_context(game_id: str, fold: Fold, caller: Caller, error: str | None = 
         "sight": sight,
         "awaiting_reveal": finished and caller.is_host and bool(fold.game.private_events) and store.revealed(game_id) is None,
         "witness": referee().tables.witness(game_id, fold.seq),
+        "host_seat": store.host_seat(game_id),
         "my_turn": my_turn,
         "status": turn_status(view, my_turn, finished),
         "page_title": f"▶ {gettext('Your turn')} · {title}" if my_turn else title,

@@ -1,0 +1,105 @@
+"""A host who plays is a player: told what the seat is told, with the host's powers kept.
+
+At most tables the phone that starts the game belongs to one of the players. Such a host
+says which seat is theirs (when the game is made, or later on the host page), every phone
+is told so, and it cannot be taken back: from then on the host's token and pages tell
+exactly what that seat's do. Only a host who plays no seat is trusted with every secret.
+The property over random games is in test_privacy.py (the twins); here, the story.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from referee.web import create_app
+from test_api import Table, bearer
+
+KP = {"game": "karriere-poker", "seats": ["Anna", "Ben", "Cem", "Dora"]}
+ANNA = [1, 2, 2, 5, 5, 6, 7, 8, 9, 10, 11, 12, 13]
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Flask:
+    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "host.sqlite3"), "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False})
+
+
+def test_ben_hosts_and_plays_he_is_not_told_annas_hand_but_keeps_every_host_power(app: Flask) -> None:
+    client = app.test_client()
+    table = Table(client, {**KP, "host_seat": 1}, claim=(0,))
+    spectator = client.get(f"/api/games/{table.id}").json
+    assert spectator["host_seat"] == 1  # every phone is told which seat the host plays
+    assert client.get(f"/api/games/{table.id}", headers=bearer(table.host)).json["you"] == {"role": "host", "seat": 1}
+    assert table.log({"type": "deal", "dealer": 3}).status_code == 201
+    table.log({"type": "hand", "seat": 0, "cards": ANNA}, table.seats[0])
+    # Ben's own hand, with two jokers, and Anna's: fine. A third joker, logged by Ben the
+    # host for Cem, clashes with the deck: that is Cem's and the trusted host's to know.
+    assert table.log({"type": "hand", "seat": 1, "cards": ["J", "J", *range(1, 12)]}).json["violation"] is None
+    events = client.get(f"/api/games/{table.id}/events", headers=bearer(table.host)).json["events"]
+    assert events[1] == {"seq": 2, "type": "hand", "seat": 0, "withheld": True, "violation": None, "voided": False, "withdrawn": None}
+    assert events[2]["cards"] == ["J", "J", *range(1, 12)]  # his own
+    state = client.get(f"/api/games/{table.id}", headers=bearer(table.host)).json
+    assert "Anna" not in str(state["view"].get("hands", {})) and state["clashes"] == []
+    assert client.get(f"/api/games/{table.id}/record", headers=bearer(table.host)).status_code == 403  # it holds Anna's hand
+    page_client = app.test_client()
+    page_client.set_cookie("referee_token", table.host, path=f"/g/{table.id}")
+    page = page_client.get(f"/g/{table.id}").get_data(as_text=True)
+    assert "You are the host and play Ben" in page and "Anna&#39;s hand" not in page
+    # The host's powers: a move for Anna, a void of it, the end, and the reveal.
+    played = table.log({"type": "play", "seat": 0, "cards": [13]})
+    assert played.status_code == 201 and played.json["event"]["by"] == "host"
+    assert table.log({"type": "void", "target": played.json["seq"], "reason": "wrong card"}).status_code == 201
+    assert table.log({"type": "end", "reason": "time"}).status_code == 201
+    assert client.post(f"/api/games/{table.id}/reveal", headers=bearer(table.host)).status_code == 200
+    revealed = client.get(f"/api/games/{table.id}/events", headers=bearer(table.host)).json["events"]
+    assert revealed[1]["cards"] == ANNA  # revealed: everyone's now
+
+
+def test_the_host_says_later_which_seat_is_theirs_and_it_cannot_change(app: Flask) -> None:
+    client = app.test_client()
+    table = Table(client, {"game": "ftw", "seats": ["Anna", "Ben", "Cem"]}, claim=(0, 2))
+    table.log({"type": "hand", "seat": 0, "cards": list(range(1, 13))}, table.seats[0])
+    assert 1 not in {s["seat"] for s in client.post("/api/join", json={"code": table.code}).json["seats"] if s["claimed"]}
+    assert client.post(f"/api/games/{table.id}/host-seat", json={"seat": 1}, headers=bearer(table.seats[0])).status_code == 403
+    assert client.post(f"/api/games/{table.id}/host-seat", json={"seat": 3}, headers=bearer(table.host)).json["fields"] == {
+        "seat": ["There are 3 seats (0 to 2)."]}
+    assert client.post(f"/api/games/{table.id}/host-seat", json={"seat": 1}, headers=bearer(table.host)).json == {"host_seat": 1}
+    assert "cards" not in client.get(f"/api/games/{table.id}/events", headers=bearer(table.host)).json["events"][0]
+    again = client.post(f"/api/games/{table.id}/host-seat", json={"seat": 2}, headers=bearer(table.host))
+    assert again.status_code == 409 and "plays seat 1 already" in again.json["error"]
+    assert {s["seat"] for s in client.post("/api/join", json={"code": table.code}).json["seats"] if s["claimed"]} == {0, 1, 2}
+    # Not even the database lets it change.
+    with sqlite3.connect(app.config["DATABASE"]) as db, pytest.raises(sqlite3.IntegrityError, match="cannot change"):
+        db.execute("UPDATE games SET host_seat = NULL")
+
+
+def test_a_seat_for_the_host_outside_the_table_is_refused_naming_it(app: Flask) -> None:
+    client = app.test_client()
+    for seat, problem in ((4, ["There are 4 seats (0 to 3)."]), (-1, ["Must be greater than or equal to 0."]), ("1", ["Not a valid integer."])):
+        answer = client.post("/api/games", json={**KP, "host_seat": seat})
+        assert answer.status_code == 400 and answer.json["fields"] == {"host_seat": problem}
+
+
+def test_the_new_game_form_asks_which_seat_is_yours_and_the_table_tells_everyone(app: Flask) -> None:
+    host = app.test_client()
+    form = host.get("/new?game=senators").get_data(as_text=True)
+    assert "Which seat is yours?" in form and "Nobody: this phone only keeps score" in form
+    made = host.post("/new", data={"game": "senators", "seats": "Anna\nBen\nCem", "host_seat": "2"})
+    game_id = made.headers["Location"].split("/")[2]
+    assert "You are the host and play Cem" in host.get(f"/g/{game_id}").get_data(as_text=True)
+    assert "the host plays Cem" in app.test_client().get(f"/g/{game_id}").get_data(as_text=True)
+    assert "played on the host's phone" in app.test_client().get(f"/g/{game_id}/seats").get_data(as_text=True)
+    assert "I play this seat" not in host.get(f"/g/{game_id}/host").get_data(as_text=True)  # it is chosen for good
+    wrong = host.post("/new", data={"game": "senators", "seats": "Anna\nBen\nCem", "host_seat": "5"})
+    assert wrong.status_code == 400 and "Your seat: there are only 3 players." in wrong.get_data(as_text=True)
+
+
+def test_a_host_who_plays_no_seat_is_still_told_everything(client: FlaskClient) -> None:
+    table = Table(client, {"game": "ftw", "seats": ["Anna", "Ben", "Cem"]}, claim=(0,))
+    table.log({"type": "hand", "seat": 0, "cards": list(range(1, 13))}, table.seats[0])
+    assert client.get(f"/api/games/{table.id}/events", headers=bearer(table.host)).json["events"][0]["cards"] == list(range(1, 13))
+    assert client.get(f"/api/games/{table.id}", headers=bearer(table.host)).json["host_seat"] is None

@@ -13,11 +13,11 @@ import click
 from . import bgstats
 from .games import game_names
 from .groups import GroupError, Groups
-from .record import Record, RecordError, read_record, write_record
+from .record import Record, RecordError, load_json, read_record, write_record
 from .reference import reference, write_docs
 from .replay import Fold, report
 from .replay import replay as replay_record
-from .stats import plays_csv
+from .stats import STATISTICS, plays_csv
 from .store import Store, UnknownGame
 from .tables import Tables
 
@@ -188,6 +188,8 @@ def verify(receipts: tuple[str, ...], db_path: str) -> None:
         kept[game_id] = digest.lower()
     store = Store(db_path)
     problems = store.verify(kept)
+    if store.meta(STATISTICS) != "complete":  # opening the tables below rebuilds them
+        click.echo("statistics: incomplete (an interrupted rebuild, or a store from before them): rebuilt from the logs now")
     tables = Tables(store)
     problems += [f"game {game} seq {seq}: the snapshot fails its seal (edited, or not made with this instance's secret key); it is not used"
                  for game, seq, event_hash, fingerprint, blob in store.snapshots()
@@ -317,8 +319,9 @@ def group_add(group_ref: str, game: str, db_path: str) -> None:
 @db_option
 def group_export(group_ref: str, output: str | None, db_path: str) -> None:
     """Write a group as one file (table-group/1): its players and its games' records."""
-    groups = Groups(existing_store(db_path))
-    text = json.dumps(groups.export(groups.find(group_ref)), ensure_ascii=False, indent=1) + "\n"
+    tables = Tables(existing_store(db_path))
+    groups = Groups(tables.store)
+    text = json.dumps(groups.export(groups.find(group_ref), tables.public_record), ensure_ascii=False, indent=1) + "\n"
     if output:
         Path(output).write_text(text, encoding="utf-8")
     else:
@@ -331,9 +334,9 @@ def group_export(group_ref: str, output: str | None, db_path: str) -> None:
 def group_import(file: str, db_path: str) -> None:
     """Store a group's file as a new group (its games, its players and merges); print its id."""
     try:
-        data = json.loads(read_file(file))
-    except json.JSONDecodeError as error:
-        raise Unreadable(f"{file}: not JSON ({error.msg}, line {error.lineno})") from None
+        data = load_json(read_file(file))
+    except RecordError as error:
+        raise Unreadable(f"{file}: not JSON ({error.reason})") from None
     tables = Tables(Store(db_path))
     try:
         click.echo(Groups(tables.store).import_(data, tables.import_record))

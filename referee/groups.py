@@ -12,18 +12,23 @@ and everyone who joined by it opens the new one.
 A group's file (`table-group/1`, JSON) holds its name, its players (a merged spelling
 with the player it was merged into) and its games, each as its table record and the
 player of each seat: a group exported and imported again is the same group, its records
-byte for byte.
+byte for byte, its games under new ids. A game whose secrets are not yet revealed is in
+the file without its record. A file is data from outside: checked whole, then stored in
+one transaction.
 """
 
 from __future__ import annotations
 
 import secrets
 import sqlite3
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .record import RecordError, read_record, write_record
+from marshmallow import Schema, ValidationError, fields, validate
+
+from .games import game_names
+from .record import Record, RecordError, flatten_errors, iso8601, name_problem, normal_name, read_record, write_record
 from .stats import Plays, regroup
 from .store import Store, new_game_id, now
 
@@ -48,9 +53,13 @@ def link_code() -> str:
 
 
 def clean_name(name: Any) -> str:
-    text = " ".join(str(name or "").split())
+    """A group's or a player's name as kept (normal form); GroupError naming what is wrong."""
+    text = normal_name(name) if isinstance(name, str) else ""
+    problem = name_problem(text) if text else None
+    if problem is not None:
+        raise GroupError(problem)
     if not 1 <= len(text) <= MAX_NAME:
-        raise GroupError(f"a player's name has 1 to {MAX_NAME} characters (got {len(text)})")
+        raise GroupError(f"a name has 1 to {MAX_NAME} characters (got {len(text)})")
     return text
 
 
@@ -196,8 +205,11 @@ class Groups:
 
     # --- a group's file ----------------------------------------------------------------
 
-    def export(self, group_id: str) -> dict[str, Any]:
-        """The whole group: its players (and merges) and its games' records, as JSON."""
+    def export(self, group_id: str, public: Callable[[str], bool]) -> dict[str, Any]:
+        """The whole group: its players (and merges) and its games' records, as JSON. A game
+        whose record is not yet everyone's (`public`: its secrets unrevealed) is listed
+        without it, marked `unrevealed`: a member learns nothing of it that the game would
+        not tell them."""
         group = self.group(group_id)
         if group is None:
             raise GroupError(f"no group {group_id!r}")
@@ -212,56 +224,124 @@ class Groups:
         for game, player, created_at in rows:
             seats.setdefault(game, []).append(name_of[player])
             created[game] = created_at
+        games = []
+        for game in seats:
+            entry: dict[str, Any] = {"id": game, "created_at": created[game], "seats": seats[game]}
+            if public(game):
+                entry["record"] = write_record(self.store.header(game), self.store.events(game))
+            else:
+                entry.update(game=self.store.header(game).game, unrevealed=True)
+            games.append(entry)
         return {
             "format": GROUP_FORMAT,
             "name": group["name"],
             "players": [{"name": p.name, **({"merged_into": name_of[p.merged_into]} if p.merged_into else {})} for p in players],
-            "games": [{"id": game, "created_at": created[game], "seats": seats[game],
-                       "record": write_record(self.store.header(game), self.store.events(game))} for game in seats],
+            "games": games,
         }
 
-    def import_(self, data: Any, import_record: Any) -> str:
-        """A group from its file, as a new group; `import_record(record, id, created_at)` stores a game.
-        A game whose id is in the store already with the same record is linked, not copied."""
-        if not isinstance(data, Mapping) or data.get("format") != GROUP_FORMAT:
-            raise GroupError(f"not a group file: its \"format\" must be {GROUP_FORMAT!r}")
-        players, games = data.get("players"), data.get("games")
-        if not isinstance(players, list) or not isinstance(games, list):
-            raise GroupError("a group file has a list of \"players\" and a list of \"games\"")
-        records = []
-        for number, game in enumerate(games, start=1):
-            if not isinstance(game, Mapping) or not isinstance(game.get("record"), str) or not isinstance(game.get("seats"), list):
-                raise GroupError(f"game {number}: needs \"record\" (the table record's text) and \"seats\" (a player per seat)")
-            try:
-                record = read_record(game["record"])
-            except RecordError as error:
-                raise GroupError(f"game {number}: {error}") from None
-            if len(game["seats"]) != len(record.header.seats):
-                raise GroupError(f"game {number}: {len(record.header.seats)} seats, but {len(game['seats'])} players named")
-            created = game.get("created_at")
-            if created is not None and not isinstance(created, str):
-                raise GroupError(f"game {number}: \"created_at\" is the time it was stored (ISO 8601 text)")
-            records.append((game.get("id"), record, [clean_name(n) for n in game["seats"]], created))
-        names = [clean_name(p.get("name")) for p in players if isinstance(p, Mapping)]
-        merges = [(clean_name(p["name"]), clean_name(p["merged_into"])) for p in players if isinstance(p, Mapping) and p.get("merged_into")]
-        group_id = self.create(str(data.get("name") or "?"))
+    def import_(self, data: Any, import_record: Callable[[Record, str | None, str | None], str]) -> str:
+        """A group from its file, as a new group; `import_record(record, id, created_at)`
+        stores a game. The file is checked whole first, then stored in one transaction: all
+        of it or nothing. Every game is stored anew under a new id (a file never names a
+        game of this store into a group); a game exported `unrevealed` has no record and
+        is left out."""
+        group = read_group_file(data)
         with self.store.transaction():
-            ids = dict(zip(names, self._player_ids(group_id, names), strict=True))
-            for name, into in merges:
-                into_id = ids.get(into) or self._player_ids(group_id, [into])[0]
-                self.store.db.conn.execute("UPDATE group_players SET merged_into = ? WHERE id = ?", [into_id, ids[name]])
-        for game_id, record, names, created in records:
-            stored = self._stored_as(game_id, record, lambda r, i: import_record(r, i, created))
-            self.seat(group_id, stored, names)
+            group_id = self.create(group.name)
+            ids = dict(zip(group.players, self._player_ids(group_id, group.players), strict=True))
+            for name, into in group.merges:
+                self.store.db.conn.execute("UPDATE group_players SET merged_into = ? WHERE id = ?", [ids[into], ids[name]])
+            for record, names, created in group.games:
+                self.seat(group_id, import_record(record, None, created), names)
         return group_id
 
-    def _stored_as(self, game_id: Any, record: Any, import_record: Any) -> str:
-        """The game's id here: the same record stored already and in no group is linked;
-        otherwise the record is stored (under its old id where that is free)."""
-        if not isinstance(game_id, str) or not game_id:
-            return str(import_record(record, None))
-        try:
-            same = write_record(self.store.header(game_id), self.store.events(game_id)) == write_record(record.header, record.events)
-        except LookupError:
-            return str(import_record(record, game_id))
-        return game_id if same and self.group_of(game_id) is None else str(import_record(record, None))
+
+# --- reading a group's file: data from outside, checked whole before anything is stored ------
+
+SAFE_ID = r"[A-Za-z0-9_-]{1,40}"
+MAX_PLAYERS = 10_000
+MAX_GAMES = 100_000
+MAX_RECORD = 10_000_000  # characters of one game's record
+
+
+class PlayerEntry(Schema):
+    name = fields.String(required=True)
+    merged_into = fields.String()
+
+
+class GameEntry(Schema):
+    id = fields.String(validate=validate.Regexp(f"^{SAFE_ID}$", error="{input!r} is not a game id (letters, digits, - and _, at most 40)."))
+    created_at = fields.String(validate=iso8601)
+    seats = fields.List(fields.String(), required=True, validate=validate.Length(max=100))
+    record = fields.String(validate=validate.Length(max=MAX_RECORD))
+    game = fields.String(validate=validate.OneOf(game_names()))
+    unrevealed = fields.Boolean(truthy={True}, falsy={False})
+
+
+class GroupFile(Schema):
+    format = fields.String(required=True, validate=validate.Equal(GROUP_FORMAT, error=f"must be {GROUP_FORMAT!r}"))
+    name = fields.String(required=True)
+    players = fields.List(fields.Nested(PlayerEntry), required=True, validate=validate.Length(max=MAX_PLAYERS))
+    games = fields.List(fields.Nested(GameEntry), required=True, validate=validate.Length(max=MAX_GAMES))
+
+
+GROUP_FILE = GroupFile()
+
+
+@dataclass(frozen=True)
+class GroupToStore:
+    """A group's file as checked: what `Groups.import_` stores."""
+
+    name: str
+    players: list[str]
+    merges: list[tuple[str, str]]
+    games: list[tuple[Record, list[str], str | None]]  # record, the player of each seat, when it was stored
+
+
+def read_group_file(data: Any) -> GroupToStore:
+    """Check a group's file whole; GroupError naming the place (`game 3: created_at: …`)."""
+    if not isinstance(data, Mapping) or data.get("format") != GROUP_FORMAT:
+        raise GroupError(f"not a group file: its \"format\" must be {GROUP_FORMAT!r}")
+    try:
+        loaded = GROUP_FILE.load(data)
+    except ValidationError as error:
+        raise GroupError(placed(error.messages)) from None
+    players = [where(f"player {n}", clean_name, p["name"]) for n, p in enumerate(loaded["players"], start=1)]
+    if len(set(players)) != len(players):
+        raise GroupError("players: a name is listed twice")
+    merges = [(clean_name(p["name"]), where(f"player {n}: merged_into", clean_name, p["merged_into"]))
+              for n, p in enumerate(loaded["players"], start=1) if "merged_into" in p]
+    for name, into in merges:
+        if into not in players or into == name:
+            raise GroupError(f"{name!r} is merged into {into!r}, which is not another player of the file")
+    games = []
+    for number, game in enumerate(loaded["games"], start=1):
+        names = [where(f"game {number}: seats", clean_name, name) for name in game["seats"]]
+        if game.get("unrevealed"):
+            continue  # exported before its secrets were revealed: there is no record to store
+        if "record" not in game:
+            raise GroupError(f"game {number}: needs \"record\" (the table record's text) or \"unrevealed\": true")
+        record = where(f"game {number}", read_record, game["record"])
+        if len(names) != len(record.header.seats):
+            raise GroupError(f"game {number}: {len(record.header.seats)} seats, but {len(names)} players named")
+        games.append((record, names, game.get("created_at")))
+    return GroupToStore(where("name", clean_name, loaded["name"]), players, merges, games)
+
+
+def where(place: str, check: Callable[[Any], Any], value: Any) -> Any:
+    """`check(value)`, its error prefixed with the place in the file."""
+    try:
+        return check(value)
+    except (GroupError, RecordError) as error:
+        raise GroupError(f"{place}: {error}") from None
+
+
+def placed(messages: Any) -> str:
+    """marshmallow's errors of a group's file, each at its place: 'game 3: created_at: …'."""
+    parts = []
+    for key, value in messages.items():
+        if key in ("games", "players") and isinstance(value, dict) and all(isinstance(k, int) for k in value):
+            parts.extend(flatten_errors(errors, f"{key[:-1]} {index + 1}") for index, errors in value.items())
+        else:
+            parts.append(flatten_errors(value, str(key)))
+    return "; ".join(parts)

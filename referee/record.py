@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import json
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -27,6 +28,11 @@ FORMAT = "table-record/1"
 MAX_SEQ = 2**53  # seqs and targets beyond are refused: SQLite integers are 64-bit
 EVENT_KEYS_FIRST = ("seq", "type")
 EVENT_KEYS_LAST = ("at", "by", "id")
+# Characters a player's name may not hold: they hide (zero-width, bidi overrides), break
+# lines, or are no character at all; two names that differ only by them would look alike.
+UNSEEN = {"Cc": "a control character", "Cf": "an invisible formatting character (zero-width or bidi)",
+          "Co": "a private-use character", "Cn": "an unassigned character", "Cs": "a lone surrogate",
+          "Zl": "a line separator", "Zp": "a paragraph separator"}
 
 
 class RecordError(ValueError):
@@ -39,7 +45,7 @@ class RecordError(ValueError):
         super().__init__(f"line {line}: {reason}" if line is not None else reason)
 
 
-def _iso8601(value: str) -> None:
+def iso8601(value: str) -> None:
     try:
         datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
@@ -58,7 +64,7 @@ class Logger(fields.Field):
 ENVELOPE = {
     "seq": fields.Integer(strict=True, required=True, validate=validate.Range(min=1, max=MAX_SEQ)),
     "type": fields.String(required=True),
-    "at": fields.String(validate=_iso8601),
+    "at": fields.String(validate=iso8601),
     "by": Logger(),
     "id": fields.String(validate=validate.Length(min=1, max=200)),
 }
@@ -81,7 +87,7 @@ class HeaderSchema(Schema):
     )
     options = fields.Dict(keys=fields.String(), load_default=dict)
     title = fields.String(validate=validate.Length(max=200))
-    started_at = fields.String(validate=_iso8601)
+    started_at = fields.String(validate=iso8601)
 
     @validates_schema
     def _check(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -163,6 +169,43 @@ def flatten_errors(messages: Any, prefix: str = "") -> str:
     if isinstance(messages, list):
         return "; ".join(flatten_errors(m, prefix) for m in messages)
     return f"{prefix}: {messages}" if prefix else str(messages)
+
+
+def normal_name(name: str) -> str:
+    """A name as typed, as it is kept: Unicode NFC, spaces folded, none at the ends."""
+    return " ".join(unicodedata.normalize("NFC", name).split())
+
+
+def name_problem(name: str) -> str | None:
+    """Why this cannot be a player's name (None: it can): empty, not in its normal form,
+    or holding a character that is not seen."""
+    for char in name:
+        kind = unicodedata.category(char)
+        if kind in UNSEEN:
+            return f"{name!r} holds {UNSEEN[kind]} (U+{ord(char):04X}); type the name again"
+    if not name.strip():
+        return "a name must have a letter, not only spaces"
+    if normal_name(name) != name:
+        return f"{name!r} has spaces at its ends, doubled, or is not in Unicode NFC form; write it as {normal_name(name)!r}"
+    return None
+
+
+def look_alike(name: str) -> str:
+    """What tells two names apart at a table: not case, nor compatibility forms."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def check_names(seats: Iterable[str], line: int | None = 1) -> None:
+    """The seats of a new game or of a file from outside: every name readable, no two
+    alike (they differ in more than case). RecordError naming the name and the line."""
+    seen: dict[str, str] = {}
+    for name in seats:
+        problem = name_problem(name)
+        if problem is None and look_alike(name) in seen:
+            problem = f"{seen[look_alike(name)]!r} and {name!r} differ only in upper and lower case: name the players apart"
+        if problem is not None:
+            raise RecordError(f"seats: {problem}", line, {"seats": [problem]})
+        seen[look_alike(name)] = name
 
 
 def parse_header(obj: Any, line: int | None = 1) -> Header:
@@ -380,6 +423,7 @@ def read_record(text: str) -> Record:
     if not lines:
         raise RecordError("the record is empty: line 1 must be the header", 1)
     header = parse_header(load_json(lines[0], 1), 1)
+    check_names(header.seats)
     events = []
     for number, text_line in enumerate(lines[1:], start=2):
         if not text_line.strip():

@@ -8,7 +8,9 @@ anything counts only once the host has revealed its secrets, so nothing of an un
 game (or one whose end the host has not confirmed) is ever in them.
 
 The rows are plain values, never deserialized code; `referee stats --rebuild` (and the
-first opening of a store made before them) writes them anew from the logs.
+first opening of a store made before them) writes them anew from the logs, all in one
+transaction that also marks them complete (`meta`): a rebuild cut off (kill -9) leaves the
+rows as they were and no mark, and the next opening of the store rebuilds them.
 
 Times: a game starts at its header's `started_at`, else its first event's `at`, else when
 it was stored; it ends at its last event's `at`. Games of one group whose starts follow
@@ -29,6 +31,7 @@ from .replay import Fold, replay
 from .store import Store
 
 EVENING_GAP = timedelta(hours=4)
+STATISTICS = "statistics"  # the `meta` key that marks the kept rows complete
 EARLIEST = datetime.min.replace(tzinfo=timezone.utc)
 LAST_RESULTS = 5
 
@@ -168,7 +171,6 @@ class Plays:
         self.store = store
         db = store.db
         with store.lock:
-            fresh = "plays" not in db.table_names()
             db.table("plays").create(
                 {"game": str, "grp": str, "kind": str, "seq": int, "started_at": str, "ended_at": str, "minutes": int, "title": str},
                 pk="game", not_null={"kind", "seq"}, foreign_keys=[("game", "games", "id")], if_not_exists=True,
@@ -182,8 +184,13 @@ class Plays:
             )
             db.table("plays").create_index(["grp"], if_not_exists=True)
             db.table("play_seats").create_index(["game"], if_not_exists=True)
-        if fresh:
+        if not self.complete():
             self.rebuild()
+
+    def complete(self) -> bool:
+        """Whether the kept rows are whole: rebuilt from every log at least once, since when
+        every change is kept in the transaction of the event that made it."""
+        return self.store.meta(STATISTICS) == "complete"
 
     def counts(self, fold: Fold, revealed: bool) -> bool:
         """Whether a game is in the statistics: finished, and its secrets revealed if it has any."""
@@ -215,15 +222,18 @@ class Plays:
         regroup(self.store, game_id)
 
     def rebuild(self) -> int:
-        """Write every game's rows anew from its log; the number of games that count."""
+        """Write every game's rows anew from its log, in one transaction (all or nothing),
+        and mark them complete; the number of games that count."""
         counted = 0
-        for row in self.store.games():
-            events = self.store.events(row["id"])
-            fold = replay(self.store.header(row["id"]), events)
-            revealed = self.store.revealed(row["id"]) is not None
-            with self.store.transaction():
+        with self.store.transaction():
+            self.store.set_meta(STATISTICS, None)
+            for row in self.store.games():
+                events = self.store.events(row["id"])
+                fold = replay(self.store.header(row["id"]), events)
+                revealed = self.store.revealed(row["id"]) is not None
                 self.keep(row["id"], fold, events, revealed)
-            counted += self.counts(fold, revealed)
+                counted += self.counts(fold, revealed)
+            self.store.set_meta(STATISTICS, "complete")
         return counted
 
     # --- reading -----------------------------------------------------------------------
@@ -358,14 +368,25 @@ def _shown(kind: str, tally: dict[str, int]) -> dict[str, Any]:
 CSV_COLUMNS = ("date", "game_id", "game", "title", "player", "played_as", "seat", "score", "rank", "won", "minutes")
 
 
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def cell(text: str | None) -> str:
+    """A text cell a spreadsheet will not run: one that begins like a formula is quoted
+    with a leading apostrophe (OWASP's advice on CSV injection). Numbers are ours, not text."""
+    text = text or ""
+    return "'" + text if text.startswith(FORMULA_START) else text
+
+
 def plays_csv(plays: Sequence[Play]) -> str:
-    """One row per player per game, for spreadsheets."""
+    """One row per player per game, for spreadsheets; the names and titles players typed
+    are neutralised (`cell`)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for play in plays:
         for seat in play.seats:
-            writer.writerow([play.started and play.started.strftime("%Y-%m-%d %H:%M"), play.game, play.kind, play.title or "",
-                             seat.name, seat.played_as, seat.seat, "" if seat.score is None else seat.score,
+            writer.writerow([play.started and play.started.strftime("%Y-%m-%d %H:%M"), play.game, play.kind, cell(play.title),
+                             cell(seat.name), cell(seat.played_as), seat.seat, "" if seat.score is None else seat.score,
                              seat.rank, int(seat.won), "" if play.minutes is None else play.minutes])
     return out.getvalue()

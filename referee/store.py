@@ -107,21 +107,32 @@ def new_game_id() -> str:
 
 class _Transaction:
     """`with store.transaction():` BEGIN IMMEDIATE under the store's lock, then COMMIT, or
-    ROLLBACK on any exception (and when the COMMIT itself fails). A plain context manager, made once per store: every move
-    opens one, and a generator-based one costs several microseconds more."""
+    ROLLBACK on any exception (and when the COMMIT itself fails). One inside another (an
+    import of many games) joins the outer one: all of it is stored, or nothing. A plain
+    context manager, made once per store: every move opens one, and a generator-based one
+    costs several microseconds more."""
 
     def __init__(self, store: Store) -> None:
         self.lock, self.connection = store.lock, store.db.conn
+        self.depth = 0  # only the thread holding the lock changes it
 
     def __enter__(self) -> None:
         self.lock.acquire()
+        if self.depth:
+            self.depth += 1
+            return
         try:
             self.connection.execute("BEGIN IMMEDIATE")
         except BaseException:
             self.lock.release()
             raise
+        self.depth = 1
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: Any) -> None:
+        self.depth -= 1
+        if self.depth:
+            self.lock.release()  # the outer transaction commits or rolls back
+            return
         try:
             if kind is None:
                 self.connection.execute("COMMIT")
@@ -174,6 +185,7 @@ class Store:
             foreign_keys=[("game", "games", "id")],
             if_not_exists=True,
         )
+        self.db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
         self._upgrade_schema()
         # Only keyed events are indexed: a move without a key writes no index page.
         self.db.execute("DROP INDEX IF EXISTS idx_events_game_idempotency_key")
@@ -199,6 +211,19 @@ class Store:
                 "UPDATE games SET head_seq = COALESCE((SELECT MAX(seq) FROM events WHERE game = games.id), 0), "
                 "head_hash = COALESCE((SELECT hash FROM events WHERE game = games.id ORDER BY seq DESC LIMIT 1), hash)"
             )
+
+    def meta(self, key: str) -> str | None:
+        """A fact about the store itself (e.g. whether its statistics are complete)."""
+        with self.lock:
+            row = self.db.execute("SELECT value FROM meta WHERE key = ?", [key]).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str | None) -> None:
+        """Set (None: forget) a fact about the store, inside the caller's transaction."""
+        if value is None:
+            self.db.conn.execute("DELETE FROM meta WHERE key = ?", [key])
+        else:
+            self.db.conn.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [key, value])
 
     def transaction(self) -> _Transaction:
         """One write transaction under the store's lock: all of it is stored, or nothing."""

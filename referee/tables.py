@@ -199,6 +199,19 @@ class Tables:
             events = self.store.events(game_id)
             return self.store.reveal(game_id, fold.seq, then=lambda: self.plays.keep(game_id, fold, events, revealed=True))
 
+    def revealed(self, game_id: str, fold: Fold, at: int | None = None) -> bool:
+        """Whether the game's secrets are everyone's (as of event `at`, for the history):
+        once the host has revealed them; a game without secrets reveals itself at its end."""
+        if fold.game.private_events:
+            revealed_seq = self.store.revealed(game_id)
+            return revealed_seq is not None and (at is None or revealed_seq <= at)
+        return fold.outcome is not None
+
+    def public_record(self, game_id: str) -> bool:
+        """Whether anyone may take the game's whole record: it hides nothing, or its secrets are everyone's."""
+        fold = self.fold(game_id)
+        return not fold.game.hides_anything or self.revealed(game_id, fold)
+
     def fold(self, game_id: str) -> Fold:
         """The game's current fold: cached, rebuilt from the latest snapshot when the store
         is ahead (a restart, another process wrote)."""

@@ -162,6 +162,7 @@ def test_a_store_from_before_statistics_is_filled_in_once_and_rebuild_writes_the
     store = Store(db)
     store.db.execute("DROP TABLE play_seats")
     store.db.execute("DROP TABLE plays")
+    store.db.execute("DROP TABLE meta")
     store.close()
     assert stats_json(db) == before  # opened again: every game's rows written from its log
     assert stats_json(db, "--rebuild") == before

@@ -92,9 +92,11 @@ def join_group(code: str) -> None:
 
 
 def in_group(group_id: str | None) -> dict[str, Any] | None:
-    """The group, if this browser opened its current link."""
+    """The group, if this browser opened its current link. The session is read first, whether
+    or not the group exists, so a missing group and another's answer alike (`Vary: Cookie`)."""
+    links = session.get(GROUP_LINKS, [])
     group = referee().groups.group(group_id) if group_id else None
-    return group if group is not None and group["code"] in session.get(GROUP_LINKS, []) else None
+    return group if group is not None and group["code"] in links else None
 
 
 def member_group(group_id: str | None) -> dict[str, Any]:
@@ -115,12 +117,7 @@ def sight_of(game_id: str, fold: Fold, caller: Caller, at: int | None = None) ->
     """What this caller may know of this game (as of event `at`, for the history): the
     secrets are everyone's once the host has revealed them; a game without secrets reveals
     itself at its end."""
-    if fold.game.private_events:
-        revealed_seq = referee().tables.store.revealed(game_id)
-        revealed = revealed_seq is not None and (at is None or revealed_seq <= at)
-    else:
-        revealed = fold.outcome is not None
-    return caller.sight(fold.game, fold.state, revealed)
+    return caller.sight(fold.game, fold.state, referee().tables.revealed(game_id, fold, at))
 
 
 def refusal(game_id: str, caller: Caller, body: dict[str, Any]) -> str | None:

@@ -12,7 +12,7 @@ from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 from werkzeug.exceptions import HTTPException
 
 from ..access import AccessDenied, Caller, SeatTaken, visible_event
-from ..record import FORMAT, MAX_SEQ, Header, RecordError, load_json, parse_header, read_record
+from ..record import FORMAT, MAX_SEQ, Header, RecordError, check_names, load_json, normal_name, parse_header, read_record
 from ..replay import Fold, Sight, flag_json, report
 from ..store import Conflict, UnknownGame, now
 from ..tables import NotOver
@@ -177,8 +177,10 @@ def create_game() -> tuple[Response, int]:
     """Start a game: returns its id, the join code and the host token."""
     body = json_body(SCHEMAS["CreateGame"])
     host_seat = body.pop("host_seat", None)
+    body["seats"] = [normal_name(name) for name in body["seats"]]
     try:
         header = parse_header({"format": FORMAT, "options": {}, "started_at": now(), **body}, None)
+        check_names(header.seats, None)
     except RecordError as error:
         raise BadFields(error.errors, str(error)) from None
     if host_seat is not None and host_seat >= len(header.seats):

@@ -18,7 +18,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from ..games import GAMES
 from ..groups import GroupError
-from ..record import RecordError
+from ..record import RecordError, load_json
 from ..stats import plays_csv
 from . import join_group, member_group, referee
 from .pages import line_chart, public_url, qr_svg
@@ -139,7 +139,7 @@ def plays_file(group_id: str) -> Response:
 def export(group_id: str) -> Response:
     """The whole group as one file: its players and its games' records (table-group/1)."""
     member_group(group_id)
-    text = json.dumps(referee().groups.export(group_id), ensure_ascii=False, indent=1) + "\n"
+    text = json.dumps(referee().groups.export(group_id, referee().tables.public_record), ensure_ascii=False, indent=1) + "\n"
     return Response(text, mimetype="application/json", headers={"Content-Disposition": f'attachment; filename="group-{group_id}.json"'})
 
 
@@ -148,11 +148,8 @@ def import_group() -> BaseResponse:
     """A group's file, stored as a new group this browser belongs to."""
     upload = request.files.get("group")
     try:
-        data = json.loads(upload.read().decode("utf-8", errors="replace") if upload else "")
+        data = load_json(upload.read().decode("utf-8", errors="replace") if upload else "")
         group_id = referee().groups.import_(data, referee().tables.import_record)
-    except json.JSONDecodeError as error:
-        flash(gettext("Not a group file: %(problem)s", problem=f"JSON, line {error.lineno}: {error.msg}"), "error")
-        return redirect(url_for("pages.home"))
     except (GroupError, RecordError) as error:
         flash(gettext("Not a group file: %(problem)s", problem=str(error)), "error")
         return redirect(url_for("pages.home"))

@@ -44,7 +44,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from ..access import SPECTATOR, AccessDenied, Caller, SeatTaken, normalise_code
 from ..games import GAMES, find_game
 from ..groups import GroupError, clean_name
-from ..record import COMMON_EVENTS, FORMAT, MAX_SEQ, RecordError, parse_header, read_record
+from ..record import COMMON_EVENTS, FORMAT, MAX_SEQ, RecordError, check_names, normal_name, parse_header, read_record
 from ..games.base import Termination
 from ..replay import CORE_RULES, Fold, Sight, explain, flag_json, result_hidden
 from ..store import Conflict, UnknownGame, now
@@ -218,13 +218,14 @@ def new_game() -> Any:
     offered = [p.name for p in referee().groups.active(group["id"])] if group else []
     if request.method == "GET":
         return render_template("new.html", game=find_game(game), names="", group=group, offered=offered)
-    names = [line.strip() for line in re.split(r"[\n,]", request.form.get("seats", "")) if line.strip()]
+    names = [normal_name(line) for line in re.split(r"[\n,]", request.form.get("seats", "")) if line.strip()]
     header_json = {"format": FORMAT, "game": game, "seats": names, "options": options_from_form(game, request.form), "started_at": now()}
     if request.form.get("title", "").strip():
         header_json["title"] = request.form["title"].strip()
     host_seat = parse_value(request.form.get("host_seat") or "-1")
     try:
         header = parse_header(header_json, None)
+        check_names(header.seats, None)
         for name in names if group else ():
             clean_name(name)  # a group's player's name: refused before anything is stored
         if host_seat != -1 and host_seat not in range(len(names)):

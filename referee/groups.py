@@ -258,7 +258,7 @@ class Groups:
 
 # --- reading a group's file: data from outside, checked whole before anything is stored ------
 
-SAFE_ID = r"[A-Za-z0-9_-]{1,40}"
+SAFE_ID = r"[A-Za-z0-9_][A-Za-z0-9_-]{0,39}"  # as the app makes them: never a "-" first (a command-line option)
 MAX_PLAYERS = 10_000
 MAX_GAMES = 100_000
 MAX_RECORD = 10_000_000  # characters of one game's record
@@ -270,7 +270,7 @@ class PlayerEntry(Schema):
 
 
 class GameEntry(Schema):
-    id = fields.String(validate=validate.Regexp(f"^{SAFE_ID}$", error="{input!r} is not a game id (letters, digits, - and _, at most 40)."))
+    id = fields.String(validate=validate.Regexp(f"{SAFE_ID}\\Z", error="{input!r} is not a game id (letters, digits, - and _, at most 40)."))
     created_at = fields.String(validate=iso8601)
     seats = fields.List(fields.String(), required=True, validate=validate.Length(max=100))
     record = fields.String(validate=validate.Length(max=MAX_RECORD))
@@ -341,7 +341,7 @@ def placed(messages: Any) -> str:
     parts = []
     for key, value in messages.items():
         if key in ("games", "players") and isinstance(value, dict) and all(isinstance(k, int) for k in value):
-            parts.extend(flatten_errors(errors, f"{key[:-1]} {index + 1}") for index, errors in value.items())
+            parts.extend(f"{key[:-1]} {index + 1}: {flatten_errors(errors)}" for index, errors in value.items())
         else:
             parts.append(flatten_errors(value, str(key)))
     return "; ".join(parts)

@@ -81,6 +81,15 @@ class Fold:
     clashes: tuple[tuple[int, Violation], ...] = ()  # legal events the whole truth contradicts (the host's)
     clash_views: tuple[tuple[int, Violation], ...] = ()  # each as a seat's (team's) own records show it (audience)
 
+    def __post_init__(self) -> None:
+        # The clash views by the seats they are for, made with the fold (where the clashes
+        # were looked for): a reader's look-up then touches only its own, and takes as long
+        # whatever clashes other seats' records make.
+        by_audience: dict[frozenset[int], list[tuple[int, Violation]]] = {}
+        for seq, view in self.clash_views:
+            by_audience.setdefault(view.audience or frozenset(), []).append((seq, view))
+        object.__setattr__(self, "_clash_views_by_audience", by_audience)
+
     @property
     def voided(self) -> tuple[int, ...]:
         return tuple(w.seq for w in self.withdrawn)
@@ -98,7 +107,9 @@ class Fold:
         never depends on another seat's records."""
         if sight.everything:
             return list(self.clashes)
-        return [(seq, view) for seq, view in self.clash_views if sight.sees(view.audience)]
+        by_audience: dict[frozenset[int], list[tuple[int, Violation]]] = self.__dict__["_clash_views_by_audience"]
+        mine = [found for audience, views in by_audience.items() if not audience.isdisjoint(sight.seats) for found in views]
+        return sorted(mine, key=lambda found: found[0]) if len(by_audience) > 1 else mine
 
     def clash_at(self, seq: int, sight: Sight = EVERYTHING) -> Violation | None:
         """What this reader may know against legal event `seq` (None: nothing)."""
@@ -157,10 +168,10 @@ class _Folding:
     """A fold being built: mutable, so replay makes no new `Fold` per event (the hot path
     of every cold start); frozen into a `Fold` at snapshots and at the end."""
 
-    __slots__ = ("fold", "game", "state", "seq", "outcome", "violations", "withdrawn", "void_seqs", "clashes", "clash_views")
+    __slots__ = ("fold", "game", "state", "seq", "outcome", "violations", "withdrawn", "void_seqs", "clashes", "clash_views", "find_clashes")
 
-    def __init__(self, fold: Fold) -> None:
-        self.fold, self.game = fold, fold.game
+    def __init__(self, fold: Fold, find_clashes: bool = True) -> None:
+        self.fold, self.game, self.find_clashes = fold, fold.game, find_clashes
         self.state, self.seq, self.outcome = fold.state, fold.seq, fold.outcome
         self.violations = list(fold.violations)
         self.withdrawn = list(fold.withdrawn)
@@ -191,7 +202,7 @@ class _Folding:
         if broken is not None:
             self.violations.append((seq, broken if author is None else Violation(broken.rule, broken.message, author)))
             return
-        if judged is not state:
+        if judged is not state and self.find_clashes:
             truth = game.first_broken(state, event)
             if truth is not None:
                 self.clashes.append((seq, truth))
@@ -231,9 +242,9 @@ class _Folding:
         self.seq = seq
 
 
-def step(fold: Fold, event: Mapping[str, Any]) -> Fold:
+def step(fold: Fold, event: Mapping[str, Any], find_clashes: bool = True) -> Fold:
     """Fold one event onto a fold."""
-    folding = _Folding(fold)
+    folding = _Folding(fold, find_clashes)
     folding.step(event)
     return folding.frozen()
 
@@ -245,18 +256,21 @@ def replay(
     since: Fold | None = None,
     snapshots: list[Fold] | None = None,
     every: int = 0,
+    find_clashes: bool = True,
 ) -> Fold:
     """Fold a record (up to seq `upto`), voids applied.
 
     `since` is a snapshot: the fold of this record's first events, which no void in
     `events` (the events after it) withdraws; replay goes on from there. Every `every`
     events the fold reached is added to `snapshots`, unless a later void withdraws an
-    event before it: a snapshot is the game exactly as it stood then.
+    event before it: a snapshot is the game exactly as it stood then. Without
+    `find_clashes` no clash is looked for: a fold for a reader who may not know them,
+    whose cost then does not depend on whether the secrets clash.
     """
     if upto is not None:
         events = [event for event in events if event["seq"] <= upto]
     with cycle_collector_paused():
-        return _replay(header, events, since, snapshots, every)
+        return _replay(header, events, since, snapshots, every, find_clashes)
 
 
 @contextmanager
@@ -272,10 +286,11 @@ def cycle_collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _replay(header: Header, events: Sequence[Mapping[str, Any]], since: Fold | None, snapshots: list[Fold] | None, every: int) -> Fold:
+def _replay(header: Header, events: Sequence[Mapping[str, Any]], since: Fold | None, snapshots: list[Fold] | None, every: int,
+            find_clashes: bool) -> Fold:
     fold = since or start(header)
     targets = valid_void_targets(events, fold.void_seqs)
-    folding = _Folding(fold)
+    folding = _Folding(fold, find_clashes)
     if not targets and not (snapshots is not None and every):  # the common case: fold straight on
         for event in events:
             folding.step(event)
@@ -288,7 +303,8 @@ def _replay(header: Header, events: Sequence[Mapping[str, Any]], since: Fold | N
             # Judged where it stood when it was logged: a later void of an earlier event
             # changes what came before it, so then the record up to it is replayed alone.
             rewritten = any(target < seq < void for target, void in targets.items())
-            logged = replay(header, events[: index + 1], since=since) if rewritten else step(folding.frozen(), event)
+            logged = (replay(header, events[: index + 1], since=since, find_clashes=find_clashes) if rewritten
+                      else step(folding.frozen(), event, find_clashes))
             folding.skip(seq, logged.violation_at(seq), targets[seq])
         if snapshots is not None and every and seq % every == 0 and not any(t <= seq < v for t, v in targets.items()):
             snapshots.append(folding.frozen())  # the game as it stood then: no later void reaches back

@@ -580,9 +580,9 @@ def history(game_id: str) -> str:
     fold = fold_of(game_id)
     caller = page_caller(game_id)
     at = seq_arg("at")
-    then = referee().tables.fold_at(game_id, at) if at is not None else None
     seat = caller.seat
     sight = sight_of(game_id, fold, caller)
+    then = referee().tables.fold_at(game_id, at, trusted=sight.everything) if at is not None else None
     events = [event_json(fold, e, sight) for e in referee().tables.store.events(game_id)]
     reasons = {e["seq"]: e.get("reason") for e in events if e["type"] == "void"}
     # Where it went wrong: the first flag, standing or withdrawn by a correction.

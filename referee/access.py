@@ -201,6 +201,8 @@ def may_log(game: Game[Any], caller: Caller, event: Mapping[str, Any], target: M
         return f"a seat token logs only for its own seat ({caller.seat})"
     if kind == "end":
         return "only the host can end the game"
+    if kind == "ruling":
+        return "only the host lets a flagged move stand (a ruling of the table)"
     if kind in game.host_events:
         return f"only the host logs {kind} (the table's book-keeping)"
     if kind == "void" and target is not None and target.get("by") != caller.seat:

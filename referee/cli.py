@@ -88,48 +88,64 @@ def main() -> None:
 @click.argument("file")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (docs/record-format.md, section 'replay --json').")
 @click.option("--upto", type=click.IntRange(min=0), help="Replay only the events up to this seq.")
-def replay(file: str, as_json: bool, upto: int | None) -> None:
-    """Replay a table record offline and report flags, voids and the result.
+@click.option("--official", is_flag=True, help="Judge by the official rules: no house rules, no rulings; the table's verdict follows (JSON: under \"table\").")
+def replay(file: str, as_json: bool, upto: int | None, official: bool) -> None:
+    """Replay a table record offline and report flags, voids, rulings and the result.
 
-    Exit status: 0 no standing violations (voided events do not count), 1 standing
-    violations, 2 the record cannot be read or is malformed.
+    Exit status: 0 no standing violations (voided and ruled events do not count; with
+    --official, by the official rules), 1 standing violations, 2 the record cannot be read
+    or is malformed.
     """
     record = read_or_exit(file)
-    fold = replay_record(record.header, record.events, upto)
+    fold = replay_record(record.header, record.events, upto, official=official)
     shown = report(fold, events=record.events)
+    table = None
+    if official:
+        tables_fold = replay_record(record.header, record.events, upto)
+        table = {key: value for key, value in report(tables_fold).items() if key in ("violations", "ruled", "scores", "ranking")}
     if as_json:
-        click.echo(json.dumps(shown, ensure_ascii=False))
+        click.echo(json.dumps(shown if table is None else {**shown, "table": table}, ensure_ascii=False))
     else:
-        click.echo(readable_report(fold, shown))
+        click.echo(readable_report(fold, shown, official))
+        if table is not None:
+            click.echo("\nThe table's verdict (house rules and rulings):\n" + "\n".join(verdict_lines(table)))
     sys.exit(1 if shown["violations"] else 0)
 
 
-def readable_report(fold: Fold, shown: dict[str, Any]) -> str:
+def readable_report(fold: Fold, shown: dict[str, Any], official: bool = False) -> str:
     header = fold.header
     lines = [
         f"{header.rules.title}" + (f" — {header.title}" if header.title else ""),
         f"Players: {', '.join(header.seats)}",
         f"Events: {shown['events']}",
     ]
+    if official:
+        lines.append("Judged by the official rules (no house rules, no rulings)")
+    elif header.house_rules:
+        lines.append(f"House rules: off {', '.join(header.house_rules)}")
     if fold.outcome is not None:
         lines.append(f"Game over: {fold.outcome.reason}")
     else:
         lines.append("Game not finished")
-    for flag in shown["violations"]:
-        lines.append(f"  seq {flag['seq']}: {flag['message']} [{flag['rule']}]")
-    if not shown["violations"]:
-        lines.append("No violations.")
     for withdrawn in shown["withdrawn"]:
         was = f"{withdrawn['message']} [{withdrawn['rule']}]" if withdrawn["rule"] else "legal when logged"
         lines.append(f"  seq {withdrawn['seq']}: voided by seq {withdrawn['voided_by']} ({was})")
+    return "\n".join([*lines, *verdict_lines(shown)])
+
+
+def verdict_lines(shown: dict[str, Any]) -> list[str]:
+    """Flags, rulings and the ranking of a replay's report, as lines."""
+    lines = [f"  seq {flag['seq']}: {flag['message']} [{flag['rule']}]" for flag in shown["violations"]]
+    if not shown["violations"]:
+        lines.append("No violations.")
+    lines += [f"  seq {r['seq']}: let stand by seq {r['ruling']} ({r['reason'] or 'no reason given'}): {r['message']} [{r['rule']}]"
+              for r in shown["ruled"]]
     if shown["ranking"]:
         lines.append("Ranking:")
         for place, tier in enumerate(shown["ranking"], start=1):
-            points = ", ".join(
-                f"{name} ({shown['scores'][name]})" if name in shown["scores"] else name for name in tier
-            )
+            points = ", ".join(f"{name} ({shown['scores'][name]})" if name in shown["scores"] else name for name in tier)
             lines.append(f"  {place}. {points}")
-    return "\n".join(lines)
+    return lines
 
 
 @main.command("import")

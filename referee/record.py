@@ -3,7 +3,7 @@
 Reading checks every line against marshmallow schemas (the envelope, the header, the
 game's event vocabulary) and refuses the whole record at the first format error, naming
 `line N`. Writing is canonical: keys in a fixed order (header: format, game, seats,
-options, title, started_at; event: seq, type, the type's fields in spec order, at, by,
+options, house_rules, title, started_at; event: seq, type, the type's fields in spec order, at, by,
 id), nested values as given, `json.dumps` separators, no ASCII escaping, "\\n" after
 every line. A canonical record read and written again is byte-identical.
 """
@@ -76,7 +76,17 @@ COMMON_EVENTS: dict[str, dict[str, fields.Field]] = {
     },
     "note": {"text": fields.String(required=True, validate=validate.Length(max=2000))},
     "end": {"reason": fields.String(validate=validate.Length(max=1000))},
+    "ruling": {
+        "target": fields.Integer(strict=True, required=True, validate=validate.Range(max=MAX_SEQ)),
+        "reason": fields.String(validate=validate.Length(max=1000)),
+    },
 }
+
+
+class HouseRules(Schema):
+    """The rules a table does not play by: never checked for its games."""
+
+    off = fields.List(fields.String(), required=True, validate=validate.Length(max=100))
 
 
 class HeaderSchema(Schema):
@@ -86,6 +96,7 @@ class HeaderSchema(Schema):
         fields.String(validate=validate.Length(min=1, max=40)), required=True
     )
     options = fields.Dict(keys=fields.String(), load_default=dict)
+    house_rules = fields.Nested(HouseRules)
     title = fields.String(validate=validate.Length(max=200))
     started_at = fields.String(validate=iso8601)
 
@@ -93,6 +104,10 @@ class HeaderSchema(Schema):
     def _check(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data["format"] != FORMAT:
             raise ValidationError(f"must be {FORMAT!r}", "format")
+        for rule in data.get("house_rules", {}).get("off", []):
+            if rule.startswith("core.") or rule not in find_game(data["game"]).rules:
+                why = "the table's own rules (core.*) are always played" if rule.startswith("core.") else f"not a rule of {data['game']}"
+                raise ValidationError(f"{rule!r} cannot be off: {why}", "house_rules")
         names = [name.strip() for name in data["seats"]]
         if len(set(names)) != len(names):
             raise ValidationError("player names must differ", "seats")
@@ -117,6 +132,12 @@ class Header:
     options: Mapping[str, Any] = field(default_factory=dict)
     title: str | None = None
     started_at: str | None = None
+    house_rules: tuple[str, ...] = ()  # rule ids this table does not play by (`{"off": [...]}`), as given
+
+    @cached_property
+    def off(self) -> frozenset[str]:
+        """The rules never checked at this table."""
+        return frozenset(self.house_rules)
 
     @property
     def rules(self) -> Game[Any]:
@@ -142,6 +163,8 @@ class Header:
             "seats": list(self.seats),
             "options": dict(self.options),
         }
+        if self.house_rules:
+            line["house_rules"] = {"off": list(self.house_rules)}
         if self.title is not None:
             line["title"] = self.title
         if self.started_at is not None:
@@ -223,6 +246,7 @@ def parse_header(obj: Any, line: int | None = 1) -> Header:
         options=data["options"],
         title=data.get("title"),
         started_at=data.get("started_at"),
+        house_rules=tuple(data.get("house_rules", {}).get("off", ())),
     )
     try:
         # Options are checked against the seats too (a `first` seat that exists), so a

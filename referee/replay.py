@@ -37,6 +37,7 @@ TABLE_EVENTS = frozenset(COMMON_EVENTS)  # void, note, end: every game's record 
 CORE_RULES = {
     "core.void.target": "a void targets the header, a void, or a later or nonexistent seq",
     "core.game.over": "any event after the game has finished",
+    "core.ruling.target": "a ruling targets what is not a player's flagged move where it stands (a legal, withdrawn or private move, a void, note, end or ruling, a later seq)",
 }
 
 
@@ -67,6 +68,22 @@ class Withdrawn:
 
 
 @dataclass(frozen=True)
+class Ruled:
+    """A flagged move the table let stand (`ruling`): applied as if legal, its flag kept here."""
+
+    seq: int
+    flag: Violation
+    ruling: int
+    reason: str
+    applied: bool = True  # False: the state had no place for the move (a pass when nobody plays), so it stayed
+
+
+# What a game's effect raises for a move its checks would refuse (an index past a list, a
+# card not in a hand, a turn nobody has): the effect is written for legal moves.
+NO_PLACE = (LookupError, ValueError, TypeError, ArithmeticError, AssertionError, StopIteration)
+
+
+@dataclass(frozen=True)
 class Fold:
     """Where a game stands after the events up to `seq`."""
 
@@ -80,6 +97,7 @@ class Fold:
     void_seqs: frozenset[int] = frozenset()
     clashes: tuple[tuple[int, Violation], ...] = ()  # legal events the whole truth contradicts (the host's)
     clash_views: tuple[tuple[int, Violation], ...] = ()  # each as a seat's (team's) own records show it (audience)
+    ruled: tuple[Ruled, ...] = ()  # flagged moves the table let stand
 
     def __post_init__(self) -> None:
         # The clash views by the seats they are for, made with the fold (where the clashes
@@ -164,29 +182,54 @@ def valid_void_targets(events: Iterable[Mapping[str, Any]], earlier_voids: froze
     return targets
 
 
+def ruling_targets(events: Sequence[Mapping[str, Any]], withdrawn: Mapping[int, int]) -> dict[int, tuple[int, str, str]]:
+    """Target seq -> (the first ruling of it, its reason, the target's type), for rulings
+    that name an earlier event and that no void withdrew: known before folding, so replay
+    applies a ruled move where it stands. Whether the target was flagged there, and may be
+    ruled at all, is judged when the fold reaches the ruling (core.ruling.target)."""
+    rulings = [event for event in events if event["type"] == "ruling" and event["seq"] not in withdrawn]  # few: filtered first
+    if not rulings:
+        return {}
+    targets: dict[int, tuple[int, str]] = {}
+    for event in rulings:
+        if 1 <= event["target"] < event["seq"] and event["target"] not in withdrawn:
+            targets.setdefault(event["target"], (event["seq"], event.get("reason") or ""))
+    kinds = {event["seq"]: event["type"] for event in events if event["seq"] in targets}
+    return {target: (*ruling, kinds.get(target, "")) for target, ruling in targets.items()}
+
+
 class _Folding:
     """A fold being built: mutable, so replay makes no new `Fold` per event (the hot path
     of every cold start); frozen into a `Fold` at snapshots and at the end."""
 
-    __slots__ = ("fold", "game", "state", "seq", "outcome", "violations", "withdrawn", "void_seqs", "clashes", "clash_views", "find_clashes")
+    __slots__ = ("fold", "game", "state", "seq", "outcome", "violations", "withdrawn", "void_seqs", "clashes", "clash_views",
+                 "ruled", "find_clashes", "off", "rulings", "official", "lenient")
 
-    def __init__(self, fold: Fold, find_clashes: bool = True) -> None:
-        self.fold, self.game, self.find_clashes = fold, fold.game, find_clashes
+    def __init__(self, fold: Fold, find_clashes: bool = True, rulings: Mapping[int, tuple[int, str, str]] | None = None,
+                 official: bool = False) -> None:
+        self.fold, self.game, self.find_clashes, self.official = fold, fold.game, find_clashes, official
         self.state, self.seq, self.outcome = fold.state, fold.seq, fold.outcome
         self.violations = list(fold.violations)
         self.withdrawn = list(fold.withdrawn)
         self.void_seqs = set(fold.void_seqs)
         self.clashes, self.clash_views = list(fold.clashes), list(fold.clash_views)
+        self.ruled = list(fold.ruled)
+        self.off = frozenset() if official else fold.header.off
+        self.rulings = rulings or {}
+        # A record the table has set rules aside in: a state a ruled move made may hold what
+        # no legal play makes, so no move may raise on it (`_set_aside`).
+        self.lenient = bool(self.rulings or self.off or fold.ruled)
 
     def frozen(self) -> Fold:
         f = self.fold
         return Fold(
             f.header, f.game, self.state, self.seq, self.outcome, tuple(self.violations),
-            tuple(self.withdrawn), frozenset(self.void_seqs), tuple(self.clashes), tuple(self.clash_views),
+            tuple(self.withdrawn), frozenset(self.void_seqs), tuple(self.clashes), tuple(self.clash_views), tuple(self.ruled),
         )  # fmt: skip
 
     def step(self, event: Mapping[str, Any]) -> None:
-        """Fold one event (core rules first); a flagged event leaves the game state as it was.
+        """Fold one event (core rules first); a flagged event leaves the game state as it
+        was, unless a later ruling lets it stand.
 
         The hot path of every replay, so a move is judged here in line."""
         kind, game, seq, state = event["type"], self.game, event["seq"], self.state
@@ -194,22 +237,54 @@ class _Folding:
         if kind in TABLE_EVENTS or self.outcome is not None:
             self._table_event(event, kind)
             return
+        if self.lenient:
+            try:
+                self._move(event, kind, game, seq, state)
+            except NO_PLACE:
+                pass  # the state the table's rulings made has no place for this move: it changes nothing
+            return
+        self._move(event, kind, game, seq, state)
+
+    def _move(self, event: Mapping[str, Any], kind: str, game: Game[Any], seq: int, state: Any) -> None:
+        """A player's move, judged and applied (or flagged)."""
         # Judged on what the event's author may know: public information, and for a
         # private event its own seat's (team's) records.
         author = game.sharing(state, event["seat"]) if kind in game.private_events else None
         judged = game.knowing(state, author or frozenset()) if game.private_events else state
-        broken = game.first_broken(judged, event)
+        broken = game.first_broken(judged, event, self.off)
+        ruled = None
         if broken is not None:
-            self.violations.append((seq, broken if author is None else Violation(broken.rule, broken.message, author)))
-            return
+            ruling = self.rulings.get(seq) if author is None else None
+            if ruling is None:
+                self.violations.append((seq, broken if author is None else Violation(broken.rule, broken.message, author)))
+                return
+            ruled = Ruled(seq, broken, ruling[0], ruling[1])  # the table let it stand: it applies
+        elif self.off and game.first_broken(judged, event) is not None:
+            ruled = Ruled(seq, Violation("", ""), 0, "")  # legal only by a house rule: applied the same way
         if judged is not state and self.find_clashes:
-            truth = game.first_broken(state, event)
+            truth = game.first_broken(state, event, self.off)
             if truth is not None:
                 self.clashes.append((seq, truth))
                 if author is None:
                     self._clash_views(event)
-        self.state = game.effect(state, event)
+        if ruled is None:
+            self.state = game.effect(state, event)
+        else:
+            self.state, applied = self._set_aside(state, event)
+            if ruled.ruling:
+                self.ruled.append(Ruled(ruled.seq, ruled.flag, ruled.ruling, ruled.reason, applied))
         self.outcome = game.outcome(self.state)
+
+    def _set_aside(self, state: Any, event: Mapping[str, Any]) -> tuple[Any, bool]:
+        """A move that breaks a rule the table set aside (a ruling, a house rule) applies as if
+        legal, where the state has a place for it; whether it did. The effects are written
+        for legal moves; where one has no meaning in the state (a pass while nobody leads, a
+        bid before the first auction, a helper the player does not have), the state stays as
+        it was: the move counts as logged and ruled, and changes nothing."""
+        try:
+            return self.game.effect(state, event), True
+        except NO_PLACE:
+            return state, False
 
     def _clash_views(self, event: Mapping[str, Any]) -> None:
         """A clash of a public event as each seat's (team's) own records show it, where they
@@ -218,23 +293,49 @@ class _Folding:
         game, state, seq = self.game, self.state, event["seq"]
         groups = dict.fromkeys(game.sharing(state, seat) for seat in range(len(self.fold.header.seats)))
         for group in groups:
-            seen = game.first_broken(game.knowing(state, group), event)
+            seen = game.first_broken(game.knowing(state, group), event, self.off)
             if seen is not None:
                 self.clash_views.append((seq, Violation(seen.rule, seen.message, group)))
 
     def _table_event(self, event: Mapping[str, Any], kind: str) -> None:
-        """The table's own events (void, note, end), and any event after the end."""
+        """The table's own events (void, note, end, ruling), and any event after the end."""
         if kind == "void":
             broken = void_error(event, self.void_seqs)
             self.void_seqs.add(event["seq"])
-        elif kind == "note":
+        elif kind == "note" or (kind == "ruling" and self.official):
             broken = None
+        elif kind == "ruling":
+            broken = self._ruling_error(event)
         elif self.outcome is not None:
-            broken = Violation("core.game.over", f"The game is over ({self.outcome.reason}); only notes and voids can follow.")
+            broken = Violation("core.game.over", f"The game is over ({self.outcome.reason}); only notes, voids and rulings can follow.")
         else:  # an `end`
             broken, self.outcome = None, Outcome(Termination.TABLE_END, event.get("reason") or "the table ended the game")
         if broken is not None:
             self.violations.append((event["seq"], broken))
+
+    def _ruling_error(self, event: Mapping[str, Any]) -> Violation | None:
+        """Why a ruling cannot let its target stand, or None (rule core.ruling.target)."""
+        target, seq = event["target"], event["seq"]
+        if any(ruled.seq == target and ruled.ruling == seq for ruled in self.ruled):
+            return None
+        kind = self.rulings.get(target, (0, "", ""))[2]
+        if target < 1:
+            reason = "the header is not a move"
+        elif target >= seq:
+            reason = f"event {target} comes after this ruling"
+        elif kind in TABLE_EVENTS:
+            reason = f"event {target} is a {kind}, not a player's move"
+        elif kind in self.game.private_events:
+            reason = f"event {target} is a private record; only its seat may know whether it was flagged"
+        elif any(ruled.seq == target for ruled in self.ruled):
+            reason = f"event {target} was let stand already"
+        elif any(w.seq == target for w in self.withdrawn) or target not in self.rulings:
+            reason = f"event {target} was voided" if any(w.seq == target for w in self.withdrawn) else f"event {target} cannot be ruled"
+        elif any(flagged == target and flag.rule.startswith("core.") for flagged, flag in self.violations):
+            reason = f"event {target} came after the end of the game: void the end instead"
+        else:
+            reason = f"event {target} is legal where it stands"
+        return Violation("core.ruling.target", f"This ruling cannot let event {target} stand: {reason}.")
 
     def skip(self, seq: int, flag: Violation | None, voided_by: int) -> None:
         """Pass over a withdrawn event: the state stays, its flag from when it was logged is kept."""
@@ -242,9 +343,9 @@ class _Folding:
         self.seq = seq
 
 
-def step(fold: Fold, event: Mapping[str, Any], find_clashes: bool = True) -> Fold:
-    """Fold one event onto a fold."""
-    folding = _Folding(fold, find_clashes)
+def step(fold: Fold, event: Mapping[str, Any], find_clashes: bool = True, official: bool = False) -> Fold:
+    """Fold one event onto a fold (a ruling of an earlier event needs a replay: `rewrites`)."""
+    folding = _Folding(fold, find_clashes, official=official)
     folding.step(event)
     return folding.frozen()
 
@@ -257,20 +358,22 @@ def replay(
     snapshots: list[Fold] | None = None,
     every: int = 0,
     find_clashes: bool = True,
+    official: bool = False,
 ) -> Fold:
-    """Fold a record (up to seq `upto`), voids applied.
+    """Fold a record (up to seq `upto`), voids and rulings applied.
 
-    `since` is a snapshot: the fold of this record's first events, which no void in
-    `events` (the events after it) withdraws; replay goes on from there. Every `every`
-    events the fold reached is added to `snapshots`, unless a later void withdraws an
-    event before it: a snapshot is the game exactly as it stood then. Without
+    `since` is a snapshot: the fold of this record's first events, which no void or ruling
+    in `events` (the events after it) reaches back to; replay goes on from there. Every
+    `every` events the fold reached is added to `snapshots`, unless a later void or ruling
+    reaches back before it: a snapshot is the game exactly as it stood then. Without
     `find_clashes` no clash is looked for: a fold for a reader who may not know them,
-    whose cost then does not depend on whether the secrets clash.
+    whose cost then does not depend on whether the secrets clash. `official`: as the
+    official rules judge it, without the table's house rules and rulings.
     """
     if upto is not None:
         events = [event for event in events if event["seq"] <= upto]
     with cycle_collector_paused():
-        return _replay(header, events, since, snapshots, every, find_clashes)
+        return _replay(header, events, since, snapshots, every, find_clashes, official)
 
 
 @contextmanager
@@ -287,14 +390,16 @@ def cycle_collector_paused() -> Iterator[None]:
 
 
 def _replay(header: Header, events: Sequence[Mapping[str, Any]], since: Fold | None, snapshots: list[Fold] | None, every: int,
-            find_clashes: bool) -> Fold:
+            find_clashes: bool, official: bool) -> Fold:
     fold = since or start(header)
     targets = valid_void_targets(events, fold.void_seqs)
-    folding = _Folding(fold, find_clashes)
+    rulings = {} if official else ruling_targets(events, targets)
+    folding = _Folding(fold, find_clashes, rulings, official)
     if not targets and not (snapshots is not None and every):  # the common case: fold straight on
         for event in events:
             folding.step(event)
         return folding.frozen()
+    reaching = {**targets, **{target: ruling[0] for target, ruling in rulings.items()}}  # what a later event changes
     for index, event in enumerate(events):
         seq = event["seq"]
         if seq not in targets:
@@ -303,16 +408,19 @@ def _replay(header: Header, events: Sequence[Mapping[str, Any]], since: Fold | N
             # Judged where it stood when it was logged: a later void of an earlier event
             # changes what came before it, so then the record up to it is replayed alone.
             rewritten = any(target < seq < void for target, void in targets.items())
-            logged = (replay(header, events[: index + 1], since=since, find_clashes=find_clashes) if rewritten
-                      else step(folding.frozen(), event, find_clashes))
+            logged = (replay(header, events[: index + 1], since=since, find_clashes=find_clashes, official=official) if rewritten
+                      else step(folding.frozen(), event, find_clashes, official))
             folding.skip(seq, logged.violation_at(seq), targets[seq])
-        if snapshots is not None and every and seq % every == 0 and not any(t <= seq < v for t, v in targets.items()):
-            snapshots.append(folding.frozen())  # the game as it stood then: no later void reaches back
+        if snapshots is not None and every and seq % every == 0 and not any(t <= seq < v for t, v in reaching.items()):
+            snapshots.append(folding.frozen())  # the game as it stood then: no later void or ruling reaches back
     return folding.frozen()
 
 
-def is_valid_void(fold_before: Fold, event: Mapping[str, Any]) -> bool:
-    """A void that withdraws an event: the cached fold must then be rebuilt."""
+def rewrites(fold_before: Fold, event: Mapping[str, Any]) -> bool:
+    """A void that withdraws an event, or a ruling of an earlier event: what came after
+    its target is judged anew, so the cached fold must be rebuilt from before it."""
+    if event["type"] == "ruling":
+        return 1 <= event["target"] < event["seq"]
     return event["type"] == "void" and void_error(event, fold_before.void_seqs) is None
 
 
@@ -350,6 +458,8 @@ def report(fold: Fold, event_count: int | None = None, sight: Sight = EVERYTHING
             {"seq": w.seq, **flag_json(w.flag, sight), "voided_by": w.voided_by} for w in fold.withdrawn
         ],
         "clashes": [{"seq": seq, **flag_json(clash)} for seq, clash in fold.clashes_for(sight)],
+        "ruled": [{"seq": r.seq, **flag_json(r.flag), "ruling": r.ruling, "reason": r.reason, **({} if r.applied else {"applied": False})}
+                  for r in fold.ruled],
         "scores": None if result is None else result.scores,
         "ranking": None if result is None else result.ranking,
         "result": None if result is None else result.detail,

@@ -38,7 +38,7 @@ from typing import Any
 from .games.base import Violation
 from .kept import Unreadable, seal, secret_beside, signature, snapshot_key, unseal
 from .record import Header, Record, RecordError, parse_event
-from .replay import Fold, is_valid_void, replay, step, valid_void_targets
+from .replay import Fold, replay, rewrites, ruling_targets, step, valid_void_targets
 from .stats import Plays
 from .store import Store
 
@@ -146,7 +146,7 @@ class Tables:
                 if void is not None and void[0] == event:
                     fold, taken = void[1], void[2]
                     self.store.drop_snapshots(game_id, event["target"])
-                elif event["seq"] != before.seq + 1 or is_valid_void(before, event):
+                elif event["seq"] != before.seq + 1 or rewrites(before, event):
                     # Another process wrote meanwhile: replayed whole, under the lock (rare).
                     self.store.drop_snapshots(game_id, 0)
                     taken = []
@@ -174,15 +174,16 @@ class Tables:
             return Appended(stored.event, *answer_values(stored.answer), fold)
 
     def _replayed_void(self, before: Fold, game_id: str, body: Mapping[str, Any]) -> tuple[dict[str, Any], Fold, list[Fold]] | None:
-        """For a valid void: the event, the fold after it and the snapshots taken, replayed
-        before the transaction (from the latest snapshot before its target)."""
-        if body.get("type") != "void" or "seq" in body:
+        """For a valid void or a ruling of an earlier event: the event, the fold after it and
+        the snapshots taken, replayed before the transaction (from the latest snapshot before
+        its target)."""
+        if body.get("type") not in ("void", "ruling") or "seq" in body:
             return None
         try:
             event = parse_event(before.header, {**body, "seq": before.seq + 1}, before.seq + 1)
         except RecordError:
             return None  # the store refuses it, with the same words
-        if not is_valid_void(before, event):
+        if not rewrites(before, event):
             return None
         fold, taken = self._replay_from_snapshot(game_id, before.header, event["target"], [event])
         if not taken or taken[-1].seq != fold.seq:
@@ -251,8 +252,9 @@ class Tables:
 
     @staticmethod
     def _reaches_back(since: Fold, events: list[dict[str, Any]]) -> bool:
-        """Whether a void after the snapshot withdraws an event before it (then it is stale)."""
-        return any(target <= since.seq for target in valid_void_targets(events, since.void_seqs))
+        """Whether a void or a ruling after the snapshot reaches an event before it (then it is stale)."""
+        withdrawn = valid_void_targets(events, since.void_seqs)
+        return any(target <= since.seq for target in [*withdrawn, *ruling_targets(events, withdrawn)])
 
     def _snapshot(self, game_id: str, header: Header, before: int) -> Fold | None:
         """The latest kept fold before seq `before` whose seal holds, or None (replay instead)."""

@@ -204,13 +204,14 @@ class Game(Generic[S]):
         broken = self.first_broken(state, event)
         return self.effect(state, event) if broken is None else broken
 
-    def first_broken(self, state: S, event: Event) -> Violation | None:
-        """The first rule (in spec order) the event breaks in this state, or None.
+    def first_broken(self, state: S, event: Event, off: frozenset[str] = frozenset()) -> Violation | None:
+        """The first rule (in spec order) the event breaks in this state, or None; rules
+        `off` (the table's house rules) are never broken.
 
         This runs for every event of a replay, so it is a plain loop."""
         first, order = None, self._rule_order
         for violation in self._handlers[event["type"]][0](state, event):
-            if first is None or order[violation.rule] < order[first.rule]:
+            if (first is None or order[violation.rule] < order[first.rule]) and violation.rule not in off:
                 first = violation
         return first
 

@@ -324,7 +324,7 @@ class KarrierePoker(Game[State]):
         if state.playing:
             holding = [state.names[s] for s in state.order if state.sizes[s] > 0]
             yield Violation(
-                "kp.turn",
+                "kp.deal.dealer",
                 f"Game {state.game_number} is still being played ({', '.join(holding)} hold cards); "
                 "the next deal comes after it ends.",
             )
@@ -344,7 +344,7 @@ class KarrierePoker(Game[State]):
             problems.append(f"{name} was dealt {expected} cards, not {sum(cards)}")
         others = [h for s, h in enumerate(state.dealt) if s != seat and h is not None]
         dealt_in_all = add(cards, tuple(map(sum, zip(NO_CARDS, *others))))
-        short = self._over_supply(state, dealt_in_all)
+        short = self._over_supply(state, dealt_in_all, cards)
         if short:
             problems.append(f"the deck has only {short}")
         change = state.changes[seat]
@@ -579,12 +579,15 @@ class KarrierePoker(Game[State]):
     def _dealt_size(self, state: State, seat: int) -> int:
         return HAND_SIZE + (state.jokers if state.finished and seat == state.dealers[-1] else 0)
 
-    def _over_supply(self, state: State, counts: Counts) -> str:
-        """What the deck lacks for these counts, as 'four 7s', or ''."""
+    def _over_supply(self, state: State, counts: Counts, held: Counts) -> str:
+        """What the deck lacks for these counts, as 'four 7s', or '': only for the numbers
+        `held` has (a hand clashes over the numbers it holds, not over copies that other
+        hands hold too many of)."""
         supply = state.supply
         if not any(map(operator.gt, counts, supply)):
             return ""
-        return deck_has(supply, next(i for i, (count, most) in enumerate(zip(counts, supply)) if count > most))
+        over = [i for i, (count, most) in enumerate(zip(counts, supply)) if count > most and held[i]]
+        return deck_has(supply, over[0]) if over else ""
 
     @staticmethod
     def _due_cards(dealt: Counts, count: int, lowest: bool) -> list[int | str]:

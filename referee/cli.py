@@ -17,6 +17,8 @@ from .record import Record, RecordError, load_json, read_record, write_record
 from .reference import reference, write_docs
 from .replay import Fold, report
 from .replay import replay as replay_record
+from .kept import secret_beside
+from .rulings import app_is_wrong, maintainer_key
 from .stats import STATISTICS, plays_csv
 from .store import Store, UnknownGame
 from .tables import Tables
@@ -397,9 +399,33 @@ def with_players(group_ref: str, db_path: str, change: Any) -> None:
 @main.command()
 @click.argument("game", type=click.Choice(game_names()))
 @click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True, help="The language of the rule sentences.")
-def rules(game: str, lang: str) -> None:
-    """Print a game's reference: its options, events, every rule id and when it is broken, scoring."""
+@click.option("--group", "group_ref", metavar="GROUP", help="Say first which rules this group does not play by (its house rules).")
+@db_option
+def rules(game: str, lang: str, group_ref: str | None, db_path: str) -> None:
+    """Print a game's reference: its options, events, every rule id and when it is broken,
+    scoring; with --group, the house rules in force for that group's games first."""
+    if group_ref is not None:
+        groups = Groups(existing_store(db_path))
+        off = groups.house_rules(groups.find(group_ref), game)
+        click.echo(f"House rules of {group_ref}: " + (", ".join(off) + " not played" if off else "none: every rule is played") + "\n")
     click.echo(reference(game, lang), nl=False)
+
+
+@main.command()
+@click.option("--link", is_flag=True, help="Print only the path of the maintainer's page that lists them.")
+@db_option
+def rulings(link: bool, db_path: str) -> None:
+    """List the rulings that say the app is wrong (game, seq, rule, message): where tables
+    let a move stand that the referee flagged, rule bugs to look into."""
+    store = existing_store(db_path)
+    path = f"/rulings/{maintainer_key(secret_beside(store.path))}"
+    if link:
+        click.echo(path)
+        return
+    found = app_is_wrong(Tables(store))
+    for row in found:
+        click.echo(f"{row['game_id']}  {row['game']}  seq {row['seq']}  {row['rule']}  {row['message']}")
+    click.echo(f"{len(found)} rulings say the app is wrong; the page: {path}")
 
 
 @main.command()

@@ -27,7 +27,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from .games import game_names
+from .games import find_game, game_names
 from .record import Record, RecordError, flatten_errors, iso8601, name_problem, normal_name, read_record, write_record
 from .stats import Plays, regroup
 from .store import Store, new_game_id, now
@@ -79,6 +79,8 @@ class Groups:
                                      not_null={"grp", "player"}, foreign_keys=[("game", "games", "id"), ("grp", "groups", "id")],
                                      if_not_exists=True)
             db.table("group_seats").create_index(["grp", "seat"], if_not_exists=True)
+            db.execute("CREATE TABLE IF NOT EXISTS group_house_rules (grp TEXT NOT NULL REFERENCES groups (id), game TEXT NOT NULL, "
+                       "rule TEXT NOT NULL, PRIMARY KEY (grp, game, rule))")
 
     def _one(self, sql: str, params: Iterable[Any]) -> Any:
         with self.store.lock:
@@ -188,6 +190,27 @@ class Groups:
         if row is None:
             raise GroupError(f"the group has no player {player_id}")
         return Player(int(row[0]), str(row[1]), row[2])
+
+    # --- house rules -------------------------------------------------------------------
+
+    def house_rules(self, group_id: str, game: str) -> list[str]:
+        """The rules of `game` this group does not play by, in the game's rule order."""
+        with self.store.lock:
+            off = {str(row[0]) for row in self.store.db.execute(
+                "SELECT rule FROM group_house_rules WHERE grp = ? AND game = ?", [group_id, game]).fetchall()}
+        return [rule for rule in find_game(game).rules if rule in off]
+
+    def set_house_rules(self, group_id: str, game: str, off: Iterable[str]) -> None:
+        """The group plays `game` without these rules from its next game on (each new game
+        carries them in its header, so its record stands on its own)."""
+        rules = find_game(game).rules
+        unknown = sorted(set(off) - set(rules))
+        if unknown:
+            raise GroupError(f"not rules of {game}: {', '.join(unknown)}")
+        with self.store.transaction():
+            self.store.db.conn.execute("DELETE FROM group_house_rules WHERE grp = ? AND game = ?", [group_id, game])
+            self.store.db.conn.executemany("INSERT INTO group_house_rules (grp, game, rule) VALUES (?, ?, ?)",
+                                           [(group_id, game, rule) for rule in set(off)])
 
     # --- games -------------------------------------------------------------------------
 

@@ -98,6 +98,7 @@ class Fold:
     clashes: tuple[tuple[int, Violation], ...] = ()  # legal events the whole truth contradicts (the host's)
     clash_views: tuple[tuple[int, Violation], ...] = ()  # each as a seat's (team's) own records show it (audience)
     ruled: tuple[Ruled, ...] = ()  # flagged moves the table let stand
+    set_aside: bool = False  # a move broke a rule the table set aside (a ruling, a house rule): see _Folding.lenient
 
     def __post_init__(self) -> None:
         # The clash views by the seats they are for, made with the fold (where the clashes
@@ -132,6 +133,10 @@ class Fold:
     def clash_at(self, seq: int, sight: Sight = EVERYTHING) -> Violation | None:
         """What this reader may know against legal event `seq` (None: nothing)."""
         return next((clash for clashed, clash in self.clashes_for(sight) if clashed == seq), None)
+
+    def ruled_at(self, seq: int) -> Ruled | None:
+        """The ruling that let flagged event `seq` stand, if one did."""
+        return next((r for r in self.ruled if r.seq == seq), None)
 
     def withdrawn_at(self, seq: int) -> Withdrawn | None:
         return next((w for w in self.withdrawn if w.seq == seq), None)
@@ -216,15 +221,16 @@ class _Folding:
         self.ruled = list(fold.ruled)
         self.off = frozenset() if official else fold.header.off
         self.rulings = rulings or {}
-        # A record the table has set rules aside in: a state a ruled move made may hold what
-        # no legal play makes, so no move may raise on it (`_set_aside`).
-        self.lenient = bool(self.rulings or self.off or fold.ruled)
+        # Once a move that breaks a rule the table set aside has applied, the state may hold
+        # what no legal play makes: from then on no move may raise on it (`_set_aside`).
+        self.lenient = fold.set_aside
 
     def frozen(self) -> Fold:
         f = self.fold
         return Fold(
             f.header, f.game, self.state, self.seq, self.outcome, tuple(self.violations),
             tuple(self.withdrawn), frozenset(self.void_seqs), tuple(self.clashes), tuple(self.clash_views), tuple(self.ruled),
+            self.lenient,
         )  # fmt: skip
 
     def step(self, event: Mapping[str, Any]) -> None:
@@ -240,8 +246,8 @@ class _Folding:
         if self.lenient:
             try:
                 self._move(event, kind, game, seq, state)
-            except NO_PLACE:
-                pass  # the state the table's rulings made has no place for this move: it changes nothing
+            except NO_PLACE:  # the checks cannot judge the state the table's rulings made: the move changes nothing
+                self.state = state
             return
         self._move(event, kind, game, seq, state)
 
@@ -267,22 +273,27 @@ class _Folding:
                 self.clashes.append((seq, truth))
                 if author is None:
                     self._clash_views(event)
-        if ruled is None:
+        if ruled is None and not self.lenient:
             self.state = game.effect(state, event)
         else:
+            self.lenient = True
             self.state, applied = self._set_aside(state, event)
-            if ruled.ruling:
+            if ruled is not None and ruled.ruling:
                 self.ruled.append(Ruled(ruled.seq, ruled.flag, ruled.ruling, ruled.reason, applied))
         self.outcome = game.outcome(self.state)
 
     def _set_aside(self, state: Any, event: Mapping[str, Any]) -> tuple[Any, bool]:
-        """A move that breaks a rule the table set aside (a ruling, a house rule) applies as if
-        legal, where the state has a place for it; whether it did. The effects are written
-        for legal moves; where one has no meaning in the state (a pass while nobody leads, a
-        bid before the first auction, a helper the player does not have), the state stays as
-        it was: the move counts as logged and ruled, and changes nothing."""
+        """A move that breaks a rule the table set aside (a ruling, a house rule), and every
+        move after it, applies as if legal where the state has a place for it; whether it
+        did. The effects are written for legal moves; where one has no meaning in the state
+        (a pass while nobody leads, a bid before the first auction, a helper the player does
+        not have), or would leave a state the game cannot show or score, the state stays as
+        it was: the move counts as logged (and ruled), and changes nothing."""
         try:
-            return self.game.effect(state, event), True
+            after = self.game.effect(state, event)
+            self.game.result(after)
+            self.game.view(after, None)
+            return after, True
         except NO_PLACE:
             return state, False
 

@@ -172,9 +172,13 @@ class Plays:
         db = store.db
         with store.lock:
             db.table("plays").create(
-                {"game": str, "grp": str, "kind": str, "seq": int, "started_at": str, "ended_at": str, "minutes": int, "title": str},
+                {"game": str, "grp": str, "kind": str, "seq": int, "started_at": str, "ended_at": str, "minutes": int, "title": str,
+                 "house_rules": int},
                 pk="game", not_null={"kind", "seq"}, foreign_keys=[("game", "games", "id")], if_not_exists=True,
             )
+            if "house_rules" not in db["plays"].columns_dict:  # rows from before house rules: filled in anew below
+                db.execute("ALTER TABLE plays ADD COLUMN house_rules INTEGER")
+                db.execute("DELETE FROM meta WHERE key = ?", [STATISTICS])
             # A group's seats lie together (clustered by group): its statistics read one stretch.
             db.execute(
                 "CREATE TABLE IF NOT EXISTS play_seats (grp TEXT NOT NULL DEFAULT '', game TEXT NOT NULL REFERENCES plays (game), "
@@ -206,8 +210,9 @@ class Plays:
         start, end = span(fold, events, self.store.created_at(game_id))
         started = start and start.isoformat()
         execute(
-            "INSERT INTO plays (game, kind, seq, started_at, ended_at, minutes, title) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [game_id, fold.header.game, fold.seq, started, end and end.isoformat(), minutes(start, end), fold.header.title],
+            "INSERT INTO plays (game, kind, seq, started_at, ended_at, minutes, title, house_rules) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [game_id, fold.header.game, fold.seq, started, end and end.isoformat(), minutes(start, end), fold.header.title,
+             int(bool(fold.header.house_rules))],
         )
         result = fold.result()
         rank_of = {name: rank for rank, tier in enumerate(result.ranking, start=1) for name in tier}
@@ -296,8 +301,10 @@ class Plays:
             shown.append({"name": name, "played": played, "won": won, "win_rate": round(won / played, 3),
                           "games": {kind: _shown(kind, tally) for kind, tally in sorted(games.items())}, "last": last.get(name, [])})
         shown.sort(key=lambda p: (-p["won"], -p["played"], p["name"].casefold()))
+        [(house_rule_games,)] = self._query(f"SELECT COUNT(*) FROM plays p WHERE {source.plays} AND p.house_rules = 1", source.params)
         return {
             "games": len(plays),
+            "house_rule_games": house_rule_games,
             "players": shown,
             "evenings": [{"date": n.plays[0].started and n.plays[0].started.date().isoformat(), "minutes": n.minutes,
                           "games": [{"game": p.game, "kind": p.kind, "title": p.title, "minutes": p.minutes, "winners": p.winners}

@@ -375,6 +375,12 @@ class Store:
         assert revealed is not None
         return revealed
 
+    def games_with(self, event_type: str) -> list[str]:
+        """The games that have an event of this type (a maintainer's search: reads every row)."""
+        with self.lock:
+            rows = self.db.execute("SELECT DISTINCT game FROM events WHERE json_extract(body, '$.type') = ? ORDER BY game", [event_type]).fetchall()
+        return [str(row[0]) for row in rows]
+
     def hashes(self, game_id: str, seqs: Iterable[int]) -> dict[int, str]:
         """The chain hash of each of these events."""
         wanted = list(seqs)

@@ -226,14 +226,15 @@ class Tables:
             self._keep(game_id, taken)
             return fold
 
-    def fold_at(self, game_id: str, seq: int, trusted: bool = True) -> Fold:
-        """The game as it stood after event `seq` (the history's "table as it was then").
+    def fold_at(self, game_id: str, seq: int | None = None, trusted: bool = True, official: bool = False) -> Fold:
+        """The game as it stood after event `seq` (the history's "table as it was then"; None:
+        now), `official`ly: as the official rules judge it (no house rules, no rulings).
 
         For a reader not `trusted` with the secrets: replayed from the log without looking
         for clashes and without snapshots (a snapshot carries the clashes found so far), so
         what it costs does not depend on whether another seat's secret clashes."""
-        if not trusted:
-            return replay(self.store.header(game_id), self.store.events(game_id), upto=seq, find_clashes=False)
+        if not trusted or official or seq is None:
+            return replay(self.store.header(game_id), self.store.events(game_id), upto=seq, find_clashes=trusted, official=official)
         return self._replay_from_snapshot(game_id, self.store.header(game_id), seq + 1, [], upto=seq)[0]
 
     def _replay_from_snapshot(

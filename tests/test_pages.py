@@ -226,10 +226,10 @@ def test_a_logged_hand_shows_only_on_its_own_phone(client: FlaskClient) -> None:
 def test_only_the_host_or_the_author_sees_the_void_button(client: FlaskClient) -> None:
     game_id = new_game(client, "karriere-poker", ["Anna", "Ben", "Cem", "Dora"])
     log(client, game_id, type="deal", dealer=3)
-    log(client, game_id, type="deal", dealer=3)  # a table event flagged kp.turn: it has no seat
+    log(client, game_id, type="deal", dealer=3)  # a table event flagged kp.deal.dealer: it has no seat
     assert "Void this move" in client.get(f"/g/{game_id}").get_data(as_text=True)  # the host
     watcher = client.application.test_client().get(f"/g/{game_id}").get_data(as_text=True)
-    assert 'data-rule="kp.turn"' in watcher and "Void this move" not in watcher
+    assert 'data-rule="kp.deal.dealer"' in watcher and "Void this move" not in watcher
 
 
 def test_every_ui_string_has_a_german_translation() -> None:

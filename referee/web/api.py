@@ -138,12 +138,14 @@ def event_json(fold: Fold, event: dict[str, Any], sight: Sight) -> dict[str, Any
     seq = event["seq"]
     violation, withdrawn = fold.violation_at(seq), fold.withdrawn_at(seq)
     clash = fold.clash_at(seq, sight)
+    ruled = fold.ruled_at(seq)
     return {
         **visible_event(fold.game, event, sight),
         "violation": None if violation is None or not sight.sees(violation.audience) else flag_json(violation),
         "voided": withdrawn is not None,
         "withdrawn": None if withdrawn is None else {**flag_json(withdrawn.flag, sight), "voided_by": withdrawn.voided_by},
         **({"clash": flag_json(clash)} if clash is not None else {}),
+        **({"ruled": {**flag_json(ruled.flag), "ruling": ruled.ruling, "reason": ruled.reason}} if ruled is not None else {}),
     }
 
 

@@ -12,7 +12,7 @@ import itertools
 import json
 from typing import Any
 
-from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -21,7 +21,7 @@ from ..groups import GroupError
 from ..record import RecordError, load_json
 from ..stats import plays_csv
 from . import join_group, member_group, referee
-from .pages import line_chart, public_url, qr_svg
+from .pages import line_chart, public_url, qr_svg, rule_texts
 from .words import day
 
 bp = Blueprint("groups", __name__, url_prefix="/groups")
@@ -76,7 +76,20 @@ def group(group_id: str) -> str:
     games = referee().tables.store.games(shown[:GAMES_A_PAGE]) if shown else []
     link = public_url("groups.join_link", code=found["code"])
     return render_template("group.html", group=found, players=groups.players(group_id), games=games, link=link, qr=qr_svg(link),
-                           page=page, older=len(shown) > GAMES_A_PAGE)
+                           page=page, older=len(shown) > GAMES_A_PAGE, house_rules={game: groups.house_rules(group_id, game) for game in GAMES},
+                           rule_texts=rule_texts)
+
+
+@bp.post("/<group_id>/house-rules")
+def house_rules(group_id: str) -> BaseResponse:
+    """The rules of a game this group does not play by: its next games carry them."""
+    member_group(group_id)
+    game = request.form.get("game", "")
+    if game not in GAMES:
+        abort(404, "There is no such game.")
+    referee().groups.set_house_rules(group_id, game, request.form.getlist("off"))
+    flash(gettext("House rules saved: the group's next games of %(game)s carry them.", game=GAMES[game].title), "info")
+    return redirect(url_for("groups.group", group_id=group_id) + "#house-rules")
 
 
 @bp.post("/<group_id>/players/<int:player_id>")

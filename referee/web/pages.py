@@ -9,6 +9,7 @@ game, so it never opens another game.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import importlib.resources
 import itertools
 import json
@@ -52,6 +53,7 @@ from ..tables import NotOver
 from . import in_group, member_group, my_groups, record_download, referee, refusal, sight_of
 from .api import event_json
 from ..bgstats import play, push_link
+from ..rulings import app_is_wrong, maintainer_key
 from ..stats import minutes, span
 from .icon import icon_png
 from .news import missed, news
@@ -222,6 +224,8 @@ def new_game() -> Any:
     header_json = {"format": FORMAT, "game": game, "seats": names, "options": options_from_form(game, request.form), "started_at": now()}
     if request.form.get("title", "").strip():
         header_json["title"] = request.form["title"].strip()
+    if group and referee().groups.house_rules(group["id"], game):  # the group's house rules, in the record itself
+        header_json["house_rules"] = {"off": referee().groups.house_rules(group["id"], game)}
     host_seat = parse_value(request.form.get("host_seat") or "-1")
     try:
         header = parse_header(header_json, None)
@@ -365,7 +369,8 @@ def table_context(game_id: str, fold: Fold, caller: Caller, error: str | None = 
     for flagged_seq, violation in [flag for flag in fold.violations if sight.sees(flag[1].audience)][-5:]:
         event = store.event(game_id, flagged_seq) or {}
         mine = caller.is_host or (seat is not None and event.get("by") == seat)  # what this phone may void
-        flagged.append({"seq": flagged_seq, **flag_json(violation), "mine": mine})
+        rulable = caller.is_host and event.get("type") not in fold.game.private_events and not violation.rule.startswith("core.")
+        flagged.append({"seq": flagged_seq, **flag_json(violation), "mine": mine, "rulable": rulable})
     clashes = [{"seq": seq, **flag_json(clash)} for seq, clash in fold.clashes_for(sight)][-5:]
     recent = store.events(game_id, after=fold.seq - 6)
     view = fold.view(seat, sight)
@@ -386,6 +391,7 @@ def table_context(game_id: str, fold: Fold, caller: Caller, error: str | None = 
         "recent": [event_json(fold, e, sight) for e in recent][::-1],
         "news": news(fold, view, moves[-1] if moves else None, sight),
         "clashes": clashes,
+        "ruled": fold.ruled[-5:],
         "sight": sight,
         "awaiting_reveal": finished and caller.is_host and bool(fold.game.private_events) and store.revealed(game_id) is None,
         "witness": referee().tables.witness(game_id, fold.seq),
@@ -438,6 +444,15 @@ def live(game_id: str) -> str:
 def log(game_id: str) -> Any:
     """Log one move from the phone; an illegal move is stored and shown flagged."""
     return log_from(game_id, request.form)
+
+
+@bp.post("/g/<game_id>/rule/<int:seq>")
+def rule(game_id: str, seq: int) -> Any:
+    """The host lets a flagged move stand (a ruling), with a reason tapped or typed."""
+    form = request.form.copy()
+    form["type"], form["target"] = "ruling", str(seq)
+    form["reason"] = (request.form.get("reason") or request.form.get("reason_typed") or "").strip() or gettext("we agreed")
+    return log_from(game_id, form)
 
 
 @bp.post("/g/<game_id>/void/<int:seq>")
@@ -582,7 +597,10 @@ def history(game_id: str) -> str:
     at = seq_arg("at")
     seat = caller.seat
     sight = sight_of(game_id, fold, caller)
-    then = referee().tables.fold_at(game_id, at, trusted=sight.everything) if at is not None else None
+    aside, official = official_asked(fold)
+    if official:
+        fold = referee().tables.fold_at(game_id, trusted=sight.everything, official=True)
+    then = referee().tables.fold_at(game_id, at, trusted=sight.everything, official=official) if at is not None else None
     events = [event_json(fold, e, sight) for e in referee().tables.store.events(game_id)]
     reasons = {e["seq"]: e.get("reason") for e in events if e["type"] == "void"}
     # Where it went wrong: the first flag, standing or withdrawn by a correction.
@@ -597,8 +615,15 @@ def history(game_id: str) -> str:
         "history.html", fold=fold, game_id=game_id, events=shown[(page - 1) * HISTORY_PAGE : page * HISTORY_PAGE],
         reasons=reasons, at=at, first_violation=first, page=page, pages=pages, only_flags=only_flags,
         then_view=None if then is None else then.view(seat, sight_of(game_id, then, caller, at=at)), then=then, game=fold.game,
-        caller=caller, seat=seat, finished=fold.outcome is not None,
+        caller=caller, seat=seat, finished=fold.outcome is not None, aside=aside, official=official,
     )
+
+
+def official_asked(fold: Fold) -> tuple[bool, bool]:
+    """Whether the table set rules aside (house rules, rulings), and whether this page is
+    asked to judge by the official rules instead (`?official=1`)."""
+    aside = bool(fold.header.house_rules or fold.ruled)
+    return aside, aside and request.args.get("official") == "1"
 
 
 @bp.get("/g/<game_id>/result")
@@ -607,6 +632,9 @@ def result(game_id: str) -> str:
     fold = fold_of(game_id)
     caller = page_caller(game_id)
     sight = sight_of(game_id, fold, caller)
+    aside, official = official_asked(fold)
+    if official:
+        fold = referee().tables.fold_at(game_id, trusted=sight.everything, official=True)
     hidden = result_hidden(fold, sight)
     outcome = fold.result(sight)
     shown_charts = [] if hidden else charts(fold.header.game, outcome.detail)
@@ -621,7 +649,8 @@ def result(game_id: str) -> str:
                            group=in_group(referee().groups.group_of(game_id)),
                            fold=fold, game_id=game_id, result=outcome, hidden=hidden, charts=shown_charts, caller=caller,
                            head=store.head(game_id) if fold.outcome is not None and not hidden else None, sight=sight,
-                           ladies_of={team["gentleman"]: team["lady"] for team in roles}, courtesan=public.get("courtesan"), explained=why)
+                           ladies_of={team["gentleman"]: team["lady"] for team in roles}, courtesan=public.get("courtesan"), explained=why,
+                           aside=aside, official=official)
 
 
 def charts(game: str, detail: dict[str, Any]) -> list[tuple[str, str]]:
@@ -677,6 +706,27 @@ def import_record() -> Any:
         return render_template("import.html"), 400
     _, host_token = referee().access.open_table(game_id)
     return with_token(redirect(url_for("pages.history", game_id=game_id)), game_id, host_token)
+
+
+def maintainer(key: str) -> None:
+    """The maintainer's pages answer only the key `referee rulings --link` prints (404 otherwise)."""
+    if not hmac.compare_digest(key, maintainer_key(current_app.config["SECRET_KEY"])):
+        abort(404)
+
+
+@bp.get("/rulings/<key>")
+def app_is_wrong_page(key: str) -> str:
+    """For the instance's maintainer: the rulings that say the app is wrong, each with its record."""
+    maintainer(key)
+    return render_template("rulings.html", found=app_is_wrong(referee().tables), key=key)
+
+
+@bp.get("/rulings/<key>/<game_id>.jsonl")
+def app_is_wrong_record(key: str, game_id: str) -> Response:
+    """The whole record of a game a ruling says the app judged wrongly (the maintainer holds every secret)."""
+    maintainer(key)
+    fold_of(game_id)
+    return record_download(game_id, Caller("host"))
 
 
 @bp.get("/rules/<game>")

@@ -218,3 +218,78 @@ def test_any_record_with_random_rulings_replays_without_raising_the_same_every_t
     folder = Path(__file__).resolve().parent.parent / "test-artifacts"
     folder.mkdir(exist_ok=True)
     (folder / "totality.json").write_text(json.dumps(RAN) + "\n", encoding="utf-8")
+
+
+# --- on the phones, in the group, for the maintainer ------------------------------------------------------
+
+
+def host_and_ben(app: Any) -> tuple[Any, str, Any]:
+    """An FTW?! table on phones: the host's browser, the game, and Ben's phone; Ben's 3 does not beat Anna's 5."""
+    host = app.test_client()
+    game_id = host.post("/new", data={"game": "ftw", "seats": "Anna\nBen\nCem"}).headers["Location"].split("/")[2]
+    host.post(f"/g/{game_id}/log", data={"type": "high", "seat": "0", "card": "5"})
+    host.post(f"/g/{game_id}/log", data={"type": "high", "seat": "1", "card": "3"})
+    return host, game_id, app.test_client()
+
+
+def test_the_host_lets_a_flagged_move_stand_in_one_tap_and_every_phone_shows_it(app: Any) -> None:
+    host, game_id, watcher = host_and_ben(app)
+    page = host.get(f"/g/{game_id}").get_data(as_text=True)
+    assert "Let it stand:" in page and 'value="house rule"' in page
+    assert "Let it stand" not in watcher.get(f"/g/{game_id}").get_data(as_text=True)  # the host's alone
+    host.post(f"/g/{game_id}/rule/2", data={"reason": "house rule"})
+    for phone in (host, watcher):
+        shown = phone.get(f"/g/{game_id}").get_data(as_text=True)
+        assert "stands by the table's ruling (event 3, by the host): house rule" in shown and 'class="flag" role="alert"' not in shown
+    assert "stands by ruling 3" in watcher.get(f"/g/{game_id}/history").get_data(as_text=True)
+    # What would the official rules say? The flag, beside the table's verdict.
+    official = watcher.get(f"/g/{game_id}/history?official=1").get_data(as_text=True)
+    assert "Judged by the official rules" in official and "⚑ ftw.high.not-higher" in official
+    assert "What would the official rules say?" in watcher.get(f"/g/{game_id}/result").get_data(as_text=True)
+    # A typed reason; a ruling voided like any event: the flag stands again.
+    host.post(f"/g/{game_id}/void/3")
+    assert 'data-rule="ftw.high.not-higher"' in host.get(f"/g/{game_id}").get_data(as_text=True)
+    host.post(f"/g/{game_id}/rule/2", data={"reason_typed": "Ben's birthday"})
+    assert "Ben&#39;s birthday" in watcher.get(f"/g/{game_id}").get_data(as_text=True)
+
+
+def test_a_groups_house_rules_go_into_its_new_games_and_its_statistics(app: Any) -> None:
+    client = app.test_client()
+    client.post("/groups", data={"name": "Club"})
+    groups = app.extensions["referee"].groups
+    [club] = groups.named()
+    page = client.get(f"/groups/{club['id']}").get_data(as_text=True)
+    assert 'name="off" value="ftw.high.not-higher"' in page
+    client.post(f"/groups/{club['id']}/house-rules", data={"game": "ftw", "off": ["ftw.high.not-higher"]})
+    assert groups.house_rules(club["id"], "ftw") == ["ftw.high.not-higher"]
+    assert client.post(f"/groups/{club['id']}/house-rules", data={"game": "chess"}).status_code == 404
+    made = client.post("/new", data={"game": "ftw", "seats": "Anna\nBen\nCem", "group": club["id"]})
+    game_id = made.headers["Location"].split("/")[2]
+    tables = app.extensions["referee"].tables
+    assert tables.store.header(game_id).house_rules == ("ftw.high.not-higher",)
+    table_page = client.get(f"/g/{game_id}").get_data(as_text=True)
+    assert "House rules, not played here:" in table_page and "ftw.high.not-higher" in table_page
+    for body in ({"type": "high", "seat": 0, "card": 5}, {"type": "high", "seat": 1, "card": 3}, {"type": "end", "reason": "time"}):
+        tables.append(game_id, {**body, "by": "host"})
+    assert tables.fold(game_id).violations == ()  # the group's house rule: never flagged
+    tables.reveal(game_id)  # FTW?! has secrets: it counts once the host has revealed them
+    assert tables.plays.summary(club["id"])["house_rule_games"] == 1
+    assert "1 under house rules" in client.get(f"/groups/{club['id']}/stats").get_data(as_text=True)
+    runner = CliRunner()
+    said = runner.invoke(main, ["rules", "ftw", "--group", "Club", "--db", app.config["DATABASE"]])
+    assert said.exit_code == 0 and said.output.startswith("House rules of Club: ftw.high.not-higher not played")
+
+
+def test_rulings_that_say_the_app_is_wrong_are_listed_for_the_maintainer_only(app: Any) -> None:
+    host, game_id, watcher = host_and_ben(app)
+    host.post(f"/g/{game_id}/rule/2", data={"reason": "the app is wrong"})
+    runner = CliRunner()
+    listed = runner.invoke(main, ["rulings", "--db", app.config["DATABASE"]])
+    assert listed.exit_code == 0 and f"{game_id}  ftw  seq 2  ftw.high.not-higher" in listed.output
+    from referee.rulings import maintainer_key
+
+    key = maintainer_key(app.config["SECRET_KEY"])
+    page = watcher.get(f"/rulings/{key}").get_data(as_text=True)
+    assert "ftw.high.not-higher" in page and f"/rulings/{key}/{game_id}.jsonl" in page
+    assert watcher.get(f"/rulings/{key}/{game_id}.jsonl").get_data(as_text=True).count("\n") == 4  # header, 2 moves, the ruling
+    assert watcher.get(f"/rulings/{'0' * 32}").status_code == 404  # anyone else: nothing

@@ -293,3 +293,28 @@ def test_rulings_that_say_the_app_is_wrong_are_listed_for_the_maintainer_only(ap
     assert "ftw.high.not-higher" in page and f"/rulings/{key}/{game_id}.jsonl" in page
     assert watcher.get(f"/rulings/{key}/{game_id}.jsonl").get_data(as_text=True).count("\n") == 4  # header, 2 moves, the ruling
     assert watcher.get(f"/rulings/{'0' * 32}").status_code == 404  # anyone else: nothing
+
+
+def private_only_cases() -> dict[str, tuple[Header, list[dict[str, Any]]]]:
+    """A record per rule that only private records break (as a flag on the record, or a clash of a public move)."""
+    import test_ftw as ftw
+    import test_karriere_poker as kp
+
+    kp_bodies = {
+        "kp.hand.deal": [kp.deal(kp.DORA), kp.hand(kp.ANNA, *kp.ANNA_DEALT[:12])],
+        "kp.hand.cards": [kp.deal(kp.DORA), kp.hand(kp.ANNA, *kp.ANNA_DEALT), kp.play(kp.ANNA, 3)],
+        "kp.exchange.cards": [*kp.GAME_1, kp.deal(), kp.hand(kp.ANNA, *kp.ANNA_DEALT), kp.exchange(kp.ANNA, kp.DORA, 2, 5)],
+    }
+    cases = {rule: (kp.KP, numbered(kp.KP, *bodies)) for rule, bodies in kp_bodies.items()}
+    three = table("ftw", "Anna Ben Cem")
+    cases["ftw.hand.cards"] = (three, numbered(three, ftw.hand(ftw.ANNA, *range(1, 13)), ftw.high(ftw.ANNA, 13)))
+    return cases
+
+
+@pytest.mark.parametrize("rule", sorted(PRIVATE_ONLY))
+def test_a_rule_only_private_records_break_off_as_a_house_rule_never_fires_nor_clashes(rule: str) -> None:
+    header, events = private_only_cases()[rule]
+    broken = replay(header, events)
+    assert rule in {flag.rule for _, flag in (*broken.violations, *broken.clashes)}
+    relaxed = replay(parse_header({**header.to_json(), "house_rules": {"off": [rule]}}), events)
+    assert rule not in {flag.rule for _, flag in (*relaxed.violations, *relaxed.clashes, *relaxed.clash_views)}

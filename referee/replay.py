@@ -20,6 +20,15 @@ revealed; a seat whose own records show a clash is told it as they show it
 (`Fold.clash_views`), so telling it tells nothing new.
 A flagged event is always skipped: nothing counts as logged, so a seat may log its hand
 again after a flagged try.
+
+Rulings and house rules: the table may let a flagged public move stand (a `ruling`, known
+before folding like a void, so the move applies where it stands), and a header's
+`house_rules` turn rules off. Such a move is folded by its game's effect as written for a
+legal move (the cards, money and turn it names change as they would); where that effect
+has no meaning in the state, or leaves a state the game cannot show or score, the move
+changes nothing (`Ruled.applied` is False), and so does any later move the rules cannot
+judge on a state rulings made. Every game is folded so; the totality property of
+tests/test_rulings.py replays random records with random rulings and house rules.
 """
 
 from __future__ import annotations

@@ -18,12 +18,8 @@ Reference: docs/games/ (made from this module). Decisions where the rules are si
 - A seat logs its hand at most once per round: a second `hand` after an accepted one is
   `ftw.reveal.twice` (the spec has no own id for it; a hand is the private twin of a
   reveal). A flagged try does not count.
-- Rulings and house rules: a move the table lets stand (`ruling`), or one that breaks only
-  a rule the header's `house_rules` turn off, is folded by this module's effect as written
-  for a legal move (the cards, money and turn it names change as they would); where that
-  effect has no meaning in the state, or leaves a state this module cannot show or score,
-  the move changes nothing (`referee.replay`, "applied": false). Tested by the totality
-  property in tests/test_rulings.py.
+- A move the table lets stand (a `ruling`, or a rule its `house_rules` turn off) applies
+  this module's effect as for a legal move, where the state has a place for it (`referee.replay`).
 - The seed's one house rule, the overlapping pile (every value in it visible), is how the
   app always referees FTW?!: it is no rule id, so `house_rules` cannot turn it off.
 """

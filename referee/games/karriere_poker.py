@@ -20,12 +20,8 @@ Reference: docs/games/ (made from this module). Decisions where the rules are si
 - The match winner when the table ends the match early (`end` event): the Boss of the
   last finished game, whatever the `end` option; no loser.
 - With no finished game the ranking is one tier of all players.
-- Rulings and house rules: a move the table lets stand (`ruling`), or one that breaks only
-  a rule the header's `house_rules` turn off, is folded by this module's effect as written
-  for a legal move (the cards, money and turn it names change as they would); where that
-  effect has no meaning in the state, or leaves a state this module cannot show or score,
-  the move changes nothing (`referee.replay`, "applied": false). Tested by the totality
-  property in tests/test_rulings.py.
+- A move the table lets stand (a `ruling`, or a rule its `house_rules` turn off) applies
+  this module's effect as for a legal move, where the state has a place for it (`referee.replay`).
 - A `deal` while a game is still being played is `kp.deal.dealer` (the spec says so). A
   recorded hand clashes over more copies of a number than the deck has only where it
   holds that number itself (hands logged after it that hold none do not clash).

@@ -34,12 +34,8 @@ Reference: docs/games/ (made from this module). Decisions where the rules are si
 - `ranking` before the end orders by senators only (money is secret); at the end by
   senators, then money. `result` shows money only once the game is over.
 - `adjust` is logged by the host (it is the table's book-keeping, not a move).
-- Rulings and house rules: a move the table lets stand (`ruling`), or one that breaks only
-  a rule the header's `house_rules` turn off, is folded by this module's effect as written
-  for a legal move (the cards, money and turn it names change as they would); where that
-  effect has no meaning in the state, or leaves a state this module cannot show or score,
-  the move changes nothing (`referee.replay`, "applied": false). Tested by the totality
-  property in tests/test_rulings.py.
+- A move the table lets stand (a `ruling`, or a rule its `house_rules` turn off) applies
+  this module's effect as for a legal move, where the state has a place for it (`referee.replay`).
 """
 
 from __future__ import annotations

@@ -135,6 +135,8 @@ class Fold:
         never depends on another seat's records."""
         if sight.everything:
             return list(self.clashes)
+        if not sight.seats:  # a spectator: no clash, and no work
+            return []
         by_audience: dict[frozenset[int], list[tuple[int, Violation]]] = self.__dict__["_clash_views_by_audience"]
         mine = [found for audience, views in by_audience.items() if not audience.isdisjoint(sight.seats) for found in views]
         return sorted(mine, key=lambda found: found[0]) if len(by_audience) > 1 else mine

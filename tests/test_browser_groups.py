@@ -90,8 +90,10 @@ def test_a_group_evening_on_phones(server: str, browser: Browser, language: str)
     host.get_by_role("link", name=words["statistics"]).click()
     expect(host.locator("main")).to_contain_text(words["finished"])
     expect(host.locator("#players")).to_contain_text("Anna")
-    assert host.locator("figure svg").count() == 1  # points per game (one evening: no wins chart yet)
-    expect(host.locator("figure").first).to_have_attribute("aria-label", words["points"])
+    assert host.locator("figure svg").count() == 2  # from the first play on: wins over the evenings, and points per game
+    expect(host.locator("figure").nth(1)).to_have_attribute("aria-label", words["points"])
+    legend = host.locator("figure svg .legends text").first  # readable at 360 px: at least 14 px on the screen
+    assert legend.evaluate("t => t.getBoundingClientRect().height") >= 14
     host.locator("select[name=a]").select_option("Anna")
     host.locator("select[name=b]").select_option("Cem")
     host.get_by_role("button", name=words["compare"]).click()

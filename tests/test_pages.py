@@ -270,13 +270,22 @@ def test_a_stale_tap_is_refused_and_the_fresh_table_shown(client: FlaskClient) -
     game_id = new_game(client, "karriere-poker", ["Anna", "Ben", "Cem", "Dora"])
     log(client, game_id, type="deal", dealer=3)
     log(client, game_id, type="play", seat=0, cards="12", expected_seq=1)
-    # A phone that still shows event 1 taps "12" again: nothing is stored.
-    stale = log(client, game_id, type="play", seat=0, cards="12", expected_seq=1).get_data(as_text=True)
+    # A phone that still shows event 1 taps "13": nothing is stored.
+    stale = log(client, game_id, type="play", seat=0, cards="13", expected_seq=1).get_data(as_text=True)
     # It says what changed meanwhile: event 2, Anna's play of a 12.
     # Karriere Poker words no move of its own here: the History line of each, without who logged it.
     assert "The table changed meanwhile: #2 Anna play cards: 12. Check and tap again." in stale and 'data-seq="2"' in stale
     assert len(client.get(f"/api/games/{game_id}/events").json["events"]) == 2
     assert 'hx-vals=\'{"expected_seq": 2}\'' in stale  # every form of the fresh table sends its seq
+
+
+def test_a_move_tapped_twice_is_stored_once_and_never_reported_against_itself(client: FlaskClient) -> None:
+    game_id = new_game(client, "karriere-poker", ["Anna", "Ben", "Cem", "Dora"])
+    log(client, game_id, type="deal", dealer=3)
+    log(client, game_id, type="play", seat=0, cards="12", expected_seq=1)
+    again = log(client, game_id, type="play", seat=0, cards="12", expected_seq=1).get_data(as_text=True)  # the second tap
+    assert "changed meanwhile" not in again and "Check and tap again" not in again and 'data-seq="2"' in again
+    assert len(client.get(f"/api/games/{game_id}/events").json["events"]) == 2
 
 
 def import_sample(client: FlaskClient, name: str) -> str:

@@ -127,12 +127,12 @@ def stats_charts(group_id: str, shown: dict[str, Any], kinds: list[str]) -> list
     leaders = [p["name"] for p in shown["players"][:CHART_PLAYERS]]
     charts = []
     nights = shown["evenings"][:CHART_POINTS][::-1]
-    if len(nights) > 1 and leaders:
+    if nights and leaders:  # from the first evening on
         wins = {name: list(itertools.accumulate(sum(name in game["winners"] for game in night["games"]) for night in nights)) for name in leaders}
         charts.append((gettext("Wins over the evenings"), line_chart([day(night["date"]) for night in nights], wins)))
     for kind in kinds:
         latest = [p for p in referee().tables.plays.plays(group_id, seats=True, kind=kind, latest=CHART_POINTS) if any(s.score is not None for s in p.seats)]
-        if len(latest) > 1:
+        if latest:  # from the first play on
             series = {n: [next((s.score for s in p.seats if s.name == n), None) for p in latest]
                       for n in leaders if any(s.name == n for p in latest for s in p.seats)}
             labels = [day(p.started.date().isoformat() if p.started else None) for p in latest]

@@ -156,11 +156,12 @@ def end_sentence(fold: Fold, sight: Sight) -> Markup:
     if result_hidden(fold, sight) and fold.game.private_events:
         return Markup.escape(gettext("Game over? The host confirms the end; then every secret is shown."))
     over = gettext("Game over")
-    if get_locale().language == "en" or outcome.termination is Termination.TABLE_END:
-        return Markup("{}: {}").format(over, outcome.reason)
     ranking = fold.result(sight).ranking
     first = ranking[0] if ranking else []
     lead = ngettext("%(names)s wins.", "%(names)s win.", len(first), names=" & ".join(first)) if first else ""
+    if get_locale().language == "en" or outcome.termination is Termination.TABLE_END:
+        named = all(name in outcome.reason for name in first)  # "…; Cem is Boss and wins" names him already
+        return Markup("{}: {}").format(over, outcome.reason) if named else Markup("{}: {} ({})").format(over, lead, outcome.reason)
     said = ending(outcome.reason)
     if said is None:  # a game's ending not worded here: its English detail, marked as such
         return Markup('{}: {} <small class="muted" lang="en">({})</small>').format(over, lead, outcome.reason)
@@ -378,9 +379,13 @@ def table_context(game_id: str, fold: Fold, caller: Caller, error: str | None = 
     me = None if seat is None else fold.header.seats[seat]
     my_turn = not finished and me is not None and me in view["to_act"]
     title = fold.header.title or fold.game.title
+    outcome = None if not finished or result_hidden(fold, sight) else fold.result(sight)
     return {
         "game_id": game_id,
         "fold": fold,
+        # The end is a moment: the final standings at once, on every phone (each tier a line).
+        "standings": None if outcome is None else outcome.ranking,
+        "final_scores": {} if outcome is None else outcome.scores,
         "game": fold.game,
         "caller": caller,
         "seat": seat,
@@ -486,12 +491,22 @@ def log_from(game_id: str, form: Any) -> Any:
             error = gettext("Nothing was logged: %(problem)s", problem=str(problem))
         except Conflict:
             fold = fold_of(game_id)
-            error = stale_refusal(game_id, fold, caller, expected if isinstance(expected, int) else fold.seq)
+            seen = expected if isinstance(expected, int) else fold.seq
+            if not logged_meanwhile(game_id, seen, body):  # the same move, tapped twice: it is there, no error
+                error = stale_refusal(game_id, fold, caller, seen)
     if htmx:
         return render_template("table_panel.html", **table_context(game_id, fold, caller, error), live=True)
     if error:
         flash(error, "error")
     return redirect(url_for("pages.table", game_id=game_id))
+
+
+def logged_meanwhile(game_id: str, seen: int, body: dict[str, Any]) -> bool:
+    """Whether this very move (by the same hand) was stored after seq `seen`: a second tap of
+    one control, which the phone sent before the first one's answer came."""
+    def move(event: dict[str, Any]) -> dict[str, Any]:
+        return {key: value for key, value in event.items() if key not in ("seq", "at", "id")}
+    return any(move(event) == move(body) for event in referee().tables.store.events(game_id, after=seen))
 
 
 def stale_refusal(game_id: str, fold: Fold, caller: Caller, seen: int) -> str:
@@ -673,8 +688,9 @@ def charts(game: str, detail: dict[str, Any]) -> list[tuple[str, str]]:
 def line_chart(x_labels: list[str], series: dict[str, list[int | None]] | dict[str, list[int]]) -> str:
     """A small line chart as inline SVG without scripts (pygal), sized for a phone; a
     None is a gap (a player who was not in that game)."""
-    chart = pygal.Line(js=[], width=360, height=260, show_legend=True, legend_at_bottom=True,
-                       show_dots=len(x_labels) <= 40, style=pygal.style.LightStyle)
+    style = pygal.style.LightStyle(legend_font_size=20, legend_box_size=16, label_font_size=14, major_label_font_size=14)
+    chart = pygal.Line(js=[], width=360, height=300, show_legend=True, legend_at_bottom=True, legend_at_bottom_columns=2,
+                       show_dots=len(x_labels) <= 40, style=style)
     chart.x_labels = x_labels if len(x_labels) <= 20 else [label if i % 10 == 0 else "" for i, label in enumerate(x_labels)]
     for name, values in series.items():
         chart.add(name, values)

@@ -209,8 +209,12 @@
   ["htmx:afterRequest", "htmx:sendAbort", "htmx:sendError", "htmx:timeout"].forEach(function (name) {
     document.addEventListener(name, function (event) { moving.delete(event.detail.xhr); });
   });
+  // A tap is a move once: a second tap while a move is on its way (a double tap, a tap on a
+  // slow connection) sends nothing; htmx asks here before hx-sync would cancel the first.
   document.addEventListener("htmx:confirm", function (event) {
-    if (event.detail.verb === "get" && event.detail.elt && event.detail.elt.id === "table" && moving.size) event.preventDefault();
+    var elt = event.detail.elt;
+    if (!moving.size || !elt) return;
+    if (event.detail.verb === "get" ? elt.id === "table" : elt.closest && elt.closest("#table")) event.preventDefault();
   });
   // A poll under way when the phone goes offline may hang on a dead connection: drop it
   // (never a move: that one fails by itself and goes to the outbox), and ask afresh as

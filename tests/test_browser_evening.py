@@ -1,0 +1,65 @@
+"""The evening's flow, on phones (360×640, Debian's Chromium, the real server), in English
+and German: a move tapped twice on a slow connection is one move and no error; FTW?!'s
+card numbers stay on one line; the end names the winner and the standings at once on
+every phone."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Route, expect
+
+from test_browser import SERVER_DB, browser, new_table, phone, phones_put_away, server, shot  # noqa: F401 (fixtures)
+from test_browser_at_the_table import speak
+
+pytestmark = pytest.mark.browser
+EVENTS = Path(__file__).resolve().parent.parent / "events"
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_double_tap_on_a_slow_connection_is_one_move_and_no_error(server: str, browser: Browser, language: str) -> None:
+    host, phones = new_table(browser, server, "ftw", ["Anna", "Ben", "Cem"], ("Anna",))
+    anna = phones["Anna"]
+    speak(anna, language, server)
+
+    def slowly(route: Route) -> None:
+        time.sleep(0.3)  # 300 ms to the server, as on a bad table Wi-Fi
+        route.continue_()
+
+    # Numbers 10–36 stay on one line: every card button is as tall as the "1".
+    heights = anna.locator("#table .grid .pick").evaluate_all("cards => cards.map(c => Math.round(c.getBoundingClientRect().height))")
+    assert heights and max(heights) == min(heights), heights
+    shot(anna, f"evening-cards-{language}")
+    anna.route("**/log", slowly)
+    anna.locator("#high-card").fill("7")
+    # Two taps 150 ms apart, the first one's answer still on its way (the browser's own timer).
+    anna.evaluate("() => { const form = document.querySelector('#high-card').form; form.requestSubmit(); setTimeout(() => form.requestSubmit(), 150); }")
+    expect(anna.locator("#table")).to_have_attribute("data-seq", "1")
+    anna.wait_for_timeout(1200)
+    expect(anna.locator("#table")).to_have_attribute("data-seq", "1")  # one move stored
+    assert anna.locator("#table .flash").count() == 0  # and no error about her own move
+    shot(anna, f"evening-one-tap-one-move-{language}")
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_end_names_the_winner_and_the_standings_on_every_phone(server: str, browser: Browser, language: str) -> None:
+    host = phone(browser).new_page()
+    speak(host, language, server)
+    host.goto(f"{server}/import")
+    host.fill("textarea[name=text]", (EVENTS / "employee-of-the-month-3-players.jsonl").read_text(encoding="utf-8"))
+    host.locator("form button").last.click()
+    game_url = host.url.split("/history")[0]
+    watcher = phone(browser).new_page()
+    speak(watcher, language, server)
+    watcher.goto(game_url)
+    expected = json.loads((EVENTS / "employee-of-the-month-3-players.expected.json").read_text(encoding="utf-8"))
+    winner = expected["ranking"][0][0]
+    status = watcher.locator("#table .turn").first
+    expect(status).to_contain_text(winner)
+    standings = watcher.locator("ol.standings li")
+    expect(standings).to_have_count(len(expected["ranking"]))
+    expect(standings.first).to_contain_text(f"{winner} {expected['scores'][winner]}")
+    shot(watcher, f"evening-game-over-{language}")

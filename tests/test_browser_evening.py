@@ -63,3 +63,31 @@ def test_the_end_names_the_winner_and_the_standings_on_every_phone(server: str, 
     expect(standings).to_have_count(len(expected["ranking"]))
     expect(standings.first).to_contain_text(f"{winner} {expected['scores'][winner]}")
     shot(watcher, f"evening-game-over-{language}")
+
+
+WORDS = {"en": {"offline": "You are offline; your moves wait here.", "page": "You are offline"},
+         "de": {"offline": "Du bist offline; deine Züge warten hier.", "page": "Du bist offline"}}
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_offline_a_reload_shows_the_table_as_last_seen_and_back_never_strands_a_seat(server: str, browser: Browser, language: str) -> None:
+    host, phones = new_table(browser, server, "ftw", ["Anna", "Ben", "Cem"], ("Ben",))
+    ben = phones["Ben"]
+    speak(ben, language, server)
+    table_url = ben.url
+    ben.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
+    ben.reload()  # the worker now serves this page, and keeps it
+    expect(ben.locator("#table")).to_be_visible()
+    ben.context.set_offline(True)
+    ben.reload()
+    expect(ben.locator("#offline-banner")).to_contain_text(WORDS[language]["offline"])
+    expect(ben.locator("#table")).to_be_visible()  # the table as it was last seen
+    shot(ben, f"offline-reload-{language}")
+    ben.goto(table_url + "/history")  # never loaded on this phone
+    expect(ben.locator("h1")).to_have_text(WORDS[language]["page"])
+    shot(ben, f"offline-page-{language}")
+    ben.context.set_offline(False)
+    # Back to the seat picker: a phone that holds a seat goes back to its table.
+    ben.goto(table_url + "/seats")
+    expect(ben).to_have_url(table_url)
+    expect(ben.locator("#table")).to_be_visible()

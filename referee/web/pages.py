@@ -325,9 +325,12 @@ def join() -> Any:
 
 
 @bp.get("/g/<game_id>/seats")
-def seats(game_id: str) -> str:
-    """Pick your seat (or watch)."""
+def seats(game_id: str) -> Any:
+    """Pick your seat (or watch). A phone that holds a seat of this game (or hosts it) goes
+    back to the table: Back from the table never strands it among "taken" seats."""
     fold = fold_of(game_id)
+    if page_caller(game_id).role != "spectator":
+        return redirect(url_for("pages.table", game_id=game_id))
     taken = referee().access.claimed_seats(game_id)
     return render_template("seats.html", fold=fold, game_id=game_id, taken=taken, code=request.args.get("code", ""),
                            host_seat=referee().tables.store.host_seat(game_id))
@@ -799,6 +802,21 @@ def icon(size: int) -> Response:
     response = Response(icon_png(size), mimetype="image/png")
     response.cache_control.max_age = 86400
     return response
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """The service worker, from the site's root so that it serves every page (offline)."""
+    script = (Path(__file__).resolve().parent / "static" / "sw.js").read_bytes()
+    response = Response(script, mimetype="text/javascript")
+    response.headers["Service-Worker-Allowed"] = "/"
+    return response
+
+
+@bp.get("/offline")
+def offline() -> str:
+    """What a phone shows for a page it never loaded, when it has no network (kept by the service worker)."""
+    return render_template("offline.html")
 
 
 @bp.get("/static/htmx.min.js")

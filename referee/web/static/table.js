@@ -317,4 +317,8 @@
   });
   document.addEventListener("DOMContentLoaded", function () { showOutbox(); flush(); });
   window.addEventListener("online", flush);
+
+  // Offline, a page load is answered from the phone: the table as last seen, or the app's
+  // offline page (the service worker, /sw.js).
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(function () { /* not on http: of another host */ });
 })();

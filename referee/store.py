@@ -400,8 +400,8 @@ class Store:
     ) -> Stored:
         """Check and store one event (without `seq`: the store numbers it).
 
-        Raises RecordError (format), Conflict (`expected_seq` is not the last seq), or
-        UnknownGame; nothing is stored then. A known idempotency `key` returns the event
+        Raises RecordError (format), Conflict (`expected_seq` is not the last seq, and the
+        events since change what the move means: `Game.stands_beside`), or UnknownGame; nothing is stored then. A known idempotency `key` returns the event
         it stored first, with its first answer, and stores nothing. `judge(event)`, called
         inside the transaction, gives the answer (JSON) kept for such retries.
         """
@@ -432,9 +432,13 @@ class Store:
             body_line, answer = json.loads(row[2])
             return Stored(game_id, json.loads(body_line), new=False, answer=None if answer is None else json.loads(answer))
         last_seq, previous = row[0], row[1]
-        if expected_seq is not None and expected_seq != last_seq:
-            raise Conflict(last_seq)
         event = parse_event(header, {**body, "seq": last_seq + 1}, last_seq + 1)
+        if expected_seq is not None and expected_seq != last_seq:
+            # Stale: stored only where the game says the events meanwhile leave it as it was.
+            meanwhile = [json.loads(line) for (line,) in self.db.conn.execute(
+                "SELECT body FROM events WHERE game = ? AND seq > ? ORDER BY seq", [game_id, expected_seq]).fetchall()]
+            if expected_seq > last_seq or not header.rules.stands_beside(event, meanwhile):
+                raise Conflict(last_seq)
         answer = judge(event) if judge is not None else None
         # Kept only where a retry can ask for it: under a key.
         self._insert(game_id, event, previous, key, None if key is None else answer)

@@ -152,6 +152,13 @@ class Game(Generic[S]):
         whose state holds nothing private of anyone outside `seats` (the cheap case)."""
         return state
 
+    def stands_beside(self, move: Event, meanwhile: Sequence[Event]) -> bool:
+        """Whether `move`, made on a phone that had not seen the events `meanwhile`, means
+        the same and is as legal as when it was made, so it is stored as it stands. Here:
+        only notes beside it; a game where several players act at once says more (its
+        conflict table). Otherwise the move is refused as stale and made again."""
+        return all(event["type"] == "note" for event in meanwhile)
+
     def card_errors(self, start: S, event: Event) -> dict[str, list[str]]:
         """Format errors that depend on the header (a colour not in play, a boutique no team
         owns); `start` is the state before the first event. {} if none."""

@@ -560,19 +560,19 @@ def test_a_move_tapped_offline_is_sent_once_when_back_and_a_stale_one_is_refused
     def highs() -> list[tuple[int, int]]:
         return [(e["seat"], e["card"]) for e in api(server, f"/api/games/{game_id}/events", token_of(host))["events"] if e["type"] == "high"]
 
-    # Offline, Anna lays 30 while the table moves on without her: when she is back, her tap
-    # is refused as stale, with her 30 put back in the field.
+    # Offline, Anna lays 30 while the host logs a move for Ben: when she is back, her tap is
+    # refused as stale (a note meanwhile would have let it stand), with her 30 put back.
     anna.context.set_offline(True)
     anna.locator("#high-card").fill("30")
     anna.locator("#high-card").press("Enter")
     expect(anna.locator("#outbox-status")).to_contain_text("Waiting to send: 1", timeout=8000)
     shot(anna, "outbox-waiting")
-    api(server, f"/api/games/{game_id}/events", token_of(host), {"type": "note", "text": "Cem fetches drinks"})
+    api(server, f"/api/games/{game_id}/events", token_of(host), {"type": "high", "seat": 1, "card": 9})  # a move meanwhile (Ben's, out of turn: flagged)
     anna.context.set_offline(False)
     expect(anna.locator("#table .flash[role=alert]")).to_contain_text("The table changed", timeout=20000)
     expect(anna.locator("#high-card")).to_have_value("30")
     expect(anna.locator("#outbox-status")).to_be_hidden()
-    assert highs() == []
+    assert highs() == [(1, 9)]
     # Offline again, she lays 5: sent when she is back, stored exactly once.
     anna.context.set_offline(True)
     anna.locator("#high-card").fill("5")
@@ -581,4 +581,4 @@ def test_a_move_tapped_offline_is_sent_once_when_back_and_a_stale_one_is_refused
     anna.context.set_offline(False)
     expect(anna.locator("#outbox-status")).to_be_hidden(timeout=20000)
     expect(anna.locator(".turnbar")).to_contain_text("Ben", timeout=5000)
-    assert highs() == [(0, 5)]
+    assert highs() == [(1, 9), (0, 5)]

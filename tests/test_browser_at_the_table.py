@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from test_browser import ARTIFACTS, assert_phone_friendly, browser, new_table, phone, phones_put_away, server, shot  # noqa: F401 (fixtures)
+from test_browser import ARTIFACTS, api, assert_phone_friendly, browser, new_table, phone, phones_put_away, server, shot, token_of  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
 
@@ -279,8 +279,9 @@ def test_a_ladies_and_gentlemen_day_on_six_phones_says_who_acts_and_takes_only_t
 
 
 def test_a_refusal_stands_at_the_control_that_was_tapped_and_says_what_changed(server: str, browser: Browser) -> None:
-    # Anna's phone misses the news (its live channel held back) while the host logs Emil's
-    # take; Anna then taps her own take: refused, next to her form, naming Emil's move.
+    # Anna's phone misses the news (its live channel held back) while a take for Cem is
+    # logged in her boutique; Anna then taps her own take: refused, next to her form, naming
+    # Cem's move. Then she misses Emil's take in another boutique: hers stands beside it.
     seats = ["Anna", "Ben", "Cem", "Dora", "Emil"]
     host, phones = new_table(browser, server, "ladies-and-gentlemen", seats, ("Anna",))
     anna = phones["Anna"]
@@ -295,17 +296,29 @@ def test_a_refusal_stands_at_the_control_that_was_tapped_and_says_what_changed(s
     anna.route("**/live?**", lambda route: None)  # the phone hears nothing more:
     anna.evaluate("htmx.trigger('#table', 'retry')")  # its next poll replaces the one under way, and is held
     anna.wait_for_timeout(300)
-    emil = host.locator("form").filter(has=host.locator("input[name=seat][value='4']")).filter(has=host.locator("input[value=take]")).last
-    taps.move("take", host, emil.get_by_role("radiogroup", name="Price").get_by_text("£100", exact=True), emil.get_by_text("1★", exact=True),
-              emil.get_by_role("button", name="Take: wardrobe"))
+    game_id = anna.url.split("/g/")[1].split("/")[0]
+    # Cem's take in Anna's boutique (out of order: flagged, but logged): it conflicts with hers.
+    api(server, f"/api/games/{game_id}/events", token_of(host),
+        {"type": "take", "seat": 2, "boutique": "team-0", "card": {"name": "wardrobe 1", "kind": "wardrobe", "price": 100, "stars": 1}})
     form = anna.locator("form").filter(has=anna.locator("input[value=take]")).last
     form.get_by_role("radiogroup", name="Price").get_by_text("£500", exact=True).click()
     form.get_by_text("3★", exact=True).click()
     form.get_by_role("button", name="Take: wardrobe").click()
     refusal = anna.locator(".flash[role=alert]")
-    expect(refusal).to_have_text("The table changed meanwhile: Emil takes wardrobe 1 (£100, 1★) in Cem's boutique. Check and tap again.")
+    expect(refusal).to_contain_text("The table changed meanwhile: Cem takes wardrobe 1 (£100, 1★) in Anna's boutique")
     expect(refusal).to_be_in_viewport()
     # It stands right after the form Anna tapped, which has her input back.
     assert refusal.evaluate("e => e.previousElementSibling.querySelector('input[value=take]') !== null")
     assert refusal.evaluate("e => e.previousElementSibling.querySelector('input[name=\"card.price\"][value=\"500\"]').checked")
     shot(anna, "refusal-at-the-control")
+    # Deaf again, she misses Emil's take in Cem's boutique: her take, tapped again, stands beside it.
+    anna.evaluate("htmx.trigger('#table', 'retry')")
+    anna.wait_for_timeout(300)
+    host.reload()
+    taps.seq = 7
+    emil = host.locator("form").filter(has=host.locator("input[name=seat][value='4']")).filter(has=host.locator("input[value=take]")).last
+    taps.move("take", host, emil.get_by_role("radiogroup", name="Price").get_by_text("£100", exact=True), emil.get_by_text("1★", exact=True),
+              emil.get_by_role("button", name="Take: wardrobe"))
+    anna.locator("form").filter(has=anna.locator("input[value=take]")).last.get_by_role("button", name="Take: wardrobe").click()
+    expect(anna.locator("#table")).to_have_attribute("data-seq", "9")
+    assert anna.locator(".flash[role=alert]").count() == 0

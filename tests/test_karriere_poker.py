@@ -527,3 +527,11 @@ def test_kp_deal_dealer_a_deal_while_a_game_is_still_being_played() -> None:
     fold = kp(deal(DORA), play(ANNA, 3), deal(DORA))
     assert last_flag(fold) == "kp.deal.dealer" and "Game 1 is still being played" in fold.violation_at(3).message  # type: ignore[union-attr]
     assert last_flag(kp(*GAME_1, deal())) is None  # after the game: the Tellerwäscher deals
+
+
+def test_between_games_the_table_shows_every_position_and_no_stale_cards() -> None:
+    # Found at a real table: at the end of a game the Tellerwäscher's position was blank and
+    # the last cards played still lay "on the table".
+    view = kp(*GAME_1).view(None)
+    assert [out["position"] for out in view["out"]] == ["Boss", "Geschäftsführer", "Manager", "Tellerwäscher"]
+    assert view["table"]["cards"] == [] and view["table"]["by"] is None

@@ -677,6 +677,9 @@ class KarrierePoker(Game[State]):
             legal = ["exchange", "hand"]
         elif seat is None or seat == turn:
             legal = ["play"] if phase == "lead" else ["play", "pass"]
+        # Between games the table shows the game just played: every player's position (the
+        # Tellerwäscher too), no cards left on the table.
+        just_played = state.finished[-1] if state.finished and not state.playing else None
         view: dict[str, Any] = {
             "game": state.game_number,
             "phase": phase,
@@ -687,10 +690,10 @@ class KarrierePoker(Game[State]):
             "legal": legal,
             "order": [names[s] for s in state.order] or list(names),
             "sizes": {names[s]: state.sizes[s] for s in range(len(names))} if state.playing else {},
-            "out": [{"player": names[s], "position": state.positions[i]} for i, s in enumerate(state.out)],
+            "out": [{"player": names[s], "position": state.positions[i]} for i, s in enumerate(just_played or state.out)],
             "table": {
-                "cards": list(state.top_cards),
-                "by": None if state.top_seat is None else names[state.top_seat],
+                "cards": [] if just_played else list(state.top_cards),
+                "by": None if just_played or state.top_seat is None else names[state.top_seat],
                 "lead_count": state.lead_count,
                 "still_to_act": [names[s] for s in state.pending],
             },

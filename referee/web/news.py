@@ -37,9 +37,9 @@ Detail = Callable[[], dict[str, Any]]  # the game's result detail, worked out on
 def karriere_poker(detail_of: Detail, view: Mapping[str, Any], last: Event, names: Sequence[str]) -> list[str]:
     said = []
     player = names[last["seat"]] if "seat" in last else None
-    out = view["out"]
-    if last["type"] == "play" and out and out[-1]["player"] == player:
-        said.append(gettext("%(name)s is out: %(position)s.", name=player, position=out[-1]["position"]))
+    gone = next((out["position"] for out in view["out"] if out["player"] == player), None)  # by this play: he holds no card
+    if last["type"] == "play" and gone is not None:
+        said.append(gettext("%(name)s is out: %(position)s.", name=player, position=gone))
     if view["round_won_by"] and view["phase"] == "lead":
         winner, leader = view["round_won_by"], view["turn"]
         if winner == leader:

@@ -3,6 +3,7 @@ server (waitress, a real SQLite file). Screenshots land in test-artifacts/."""
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -59,6 +60,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     assert Path(CHROMIUM).exists(), "the browser tests need Debian's chromium: apt-get install -y chromium"
+    # The app's service worker fetches pages itself. Playwright 1.45 (the lowest we allow) puts
+    # those fetches under its offline emulation only with this switch; 1.65 does so anyway.
+    os.environ.setdefault("PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS", "1")
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
             executable_path=CHROMIUM,

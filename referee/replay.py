@@ -278,7 +278,7 @@ class _Folding:
             ruled = Ruled(seq, broken, ruling[0], ruling[1])  # the table let it stand: it applies
         elif self.off and game.first_broken(judged, event) is not None:
             ruled = Ruled(seq, Violation("", ""), 0, "")  # legal only by a house rule: applied the same way
-        if judged is not state and self.find_clashes:
+        if broken is None and judged is not state and self.find_clashes:  # a ruled move's flag is public: no clash
             truth = game.first_broken(state, event, self.off)
             if truth is not None:
                 self.clashes.append((seq, truth))
@@ -299,11 +299,18 @@ class _Folding:
         did. The effects are written for legal moves; where one has no meaning in the state
         (a pass while nobody leads, a bid before the first auction, a helper the player does
         not have), or would leave a state the game cannot show or score, the state stays as
-        it was: the move counts as logged (and ruled), and changes nothing."""
+        it was: the move counts as logged (and ruled), and changes nothing. Whether it has a
+        place is judged on public information first (a ruling is public: whether it applies
+        must not turn on a seat's secret)."""
+        game = self.game
         try:
-            after = self.game.effect(state, event)
-            self.game.result(after)
-            self.game.view(after, None)
+            if game.private_events:
+                public = game.effect(game.knowing(state, frozenset()), event)
+                game.result(public)
+                game.view(public, None)
+            after = game.effect(state, event)
+            game.result(after)
+            game.view(after, None)
             return after, True
         except NO_PLACE:
             return state, False
@@ -351,8 +358,10 @@ class _Folding:
             reason = f"event {target} is a private record; only its seat may know whether it was flagged"
         elif any(ruled.seq == target for ruled in self.ruled):
             reason = f"event {target} was let stand already"
-        elif any(w.seq == target for w in self.withdrawn) or target not in self.rulings:
-            reason = f"event {target} was voided" if any(w.seq == target for w in self.withdrawn) else f"event {target} cannot be ruled"
+        elif any(w.seq == target for w in self.withdrawn):
+            reason = f"event {target} was voided"
+        elif target not in self.rulings:
+            reason = f"event {target} cannot be ruled"
         elif any(flagged == target and flag.rule.startswith("core.") for flagged, flag in self.violations):
             reason = f"event {target} came after the end of the game: void the end instead"
         else:

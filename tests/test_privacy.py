@@ -4,7 +4,7 @@ every other reader exactly the same, whatever is logged, voided and read.
 Each example plays one random sequence twice through the real app on a real SQLite file:
 in table A the secret seat records one secret, in table B another (random, legal or not).
 Every other move is the same in both, logged by the seat it belongs to (so flagged moves,
-clashes and voids are all in play). Another seat and a spectator read the game after the
+clashes, voids and the host's rulings are all in play). Another seat and a spectator read the game after the
 moves: the JSON state and events, the long-poll, the answer to their own moves, and the
 pages (table, history, a history step, scores). Their two transcripts must be equal,
 byte for byte once the game ids are named alike. Each property runs twice, half its
@@ -117,6 +117,8 @@ class Twins:
                 self.log(seat, (body, body))
             elif kind == "void" and self.seq:
                 self.log(None, ({"type": "void", "target": 1 + value % self.seq, "reason": "probe"},) * 2)  # type: ignore[arg-type]
+            elif kind == "rule" and self.seq:  # the host lets a move stand: public, judged on public information
+                self.log(None, ({"type": "ruling", "target": 1 + value % self.seq, "reason": "probe"},) * 2)  # type: ignore[arg-type]
             elif kind == "read":
                 self.read(pages=True)
             self.read(pages=False)
@@ -148,6 +150,7 @@ def steps_of(moves: st.SearchStrategy[tuple[int, dict[str, Any]]]) -> st.SearchS
         st.tuples(st.just("move"), moves),
         st.tuples(st.just("move"), moves),
         st.tuples(st.just("void"), st.integers(0, 60)),
+        st.tuples(st.just("rule"), st.integers(0, 60)),
         st.tuples(st.just("read"), st.none()),
     )
     return st.lists(step, min_size=3, max_size=14).map(lambda steps: [("secret", None), *steps])

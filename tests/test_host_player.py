@@ -94,6 +94,8 @@ def test_the_new_game_form_asks_which_seat_is_yours_and_the_table_tells_everyone
     assert "the host plays Cem" in app.test_client().get(f"/g/{game_id}").get_data(as_text=True)
     assert "played on the host's phone" in app.test_client().get(f"/g/{game_id}/seats").get_data(as_text=True)
     assert "I play this seat" not in host.get(f"/g/{game_id}/host").get_data(as_text=True)  # it is chosen for good
+    refused = host.post(f"/g/{game_id}/seats/0", follow_redirects=True).get_data(as_text=True)
+    assert "This phone plays Cem already; that cannot change before the reveal." in refused
     wrong = host.post("/new", data={"game": "senators", "seats": "Anna\nBen\nCem", "host_seat": "5"})
     assert wrong.status_code == 400 and "Your seat: there are only 3 players." in wrong.get_data(as_text=True)
 

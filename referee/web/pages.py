@@ -225,8 +225,9 @@ def new_game() -> Any:
     header_json = {"format": FORMAT, "game": game, "seats": names, "options": options_from_form(game, request.form), "started_at": now()}
     if request.form.get("title", "").strip():
         header_json["title"] = request.form["title"].strip()
-    if group and referee().groups.house_rules(group["id"], game):  # the group's house rules, in the record itself
-        header_json["house_rules"] = {"off": referee().groups.house_rules(group["id"], game)}
+    off = referee().groups.house_rules(group["id"], game) if group else []
+    if off:  # the group's house rules, in the record itself
+        header_json["house_rules"] = {"off": off}
     host_seat = parse_value(request.form.get("host_seat") or "-1")
     try:
         header = parse_header(header_json, None)
@@ -344,9 +345,9 @@ def claim(game_id: str, seat: int) -> Any:
     if not 0 <= seat < len(fold.header.seats):
         abort(404, "There is no such seat.")
     if page_caller(game_id).is_host:  # the host plays this seat, for good, and stays the host
-        if access.host_plays(game_id, seat) != seat:
-            flash(gettext("This phone plays %(name)s already; that cannot change before the reveal.",
-                          name=fold.header.seats[referee().tables.store.host_seat(game_id) or 0]), "error")
+        played = access.host_plays(game_id, seat)
+        if played != seat:
+            flash(gettext("This phone plays %(name)s already; that cannot change before the reveal.", name=fold.header.seats[played]), "error")
             return redirect(url_for("pages.host", game_id=game_id))
         return redirect(url_for("pages.table", game_id=game_id))
     referee().guesses.check()

@@ -5,7 +5,7 @@ In table A Anna logged her real hand; in table B she logged Cem's cards, so that
 of clashes (her hand against Cem's, and every card she plays against her hand). A
 spectator, who may know no clash, steps through the history of both, A and B in random
 order, many times. Were clashes looked for in the spectator's replay, B would be the
-slower one in most pairs; it must be slower in about half (a sign test: within three
+slower one in most pairs; it must be slower in about half (a sign test: within four
 standard deviations of n/2). The figures go to test-artifacts/timing.json.
 """
 
@@ -63,5 +63,5 @@ def test_a_spectators_history_takes_as_long_whatever_another_seats_secret(app: F
     (ARTIFACTS / "timing.json").write_text(json.dumps({
         "pairs": PAIRS, "clash_twin_slower": clash_slower,
         "median_ms": [round(statistics.median(t) * 1000, 3) for t in times]}) + "\n", encoding="utf-8")
-    spread = 3 * (PAIRS ** 0.5) / 2
+    spread = 4 * (PAIRS ** 0.5) / 2  # 4σ: a loaded CI machine met 3σ once; before the fix it was 16σ (295 of 300)
     assert abs(clash_slower - PAIRS / 2) <= spread, f"the twin with clashes was slower in {clash_slower} of {PAIRS} pairs"

@@ -311,14 +311,22 @@ def test_a_refusal_stands_at_the_control_that_was_tapped_and_says_what_changed(s
     assert refusal.evaluate("e => e.previousElementSibling.querySelector('input[value=take]') !== null")
     assert refusal.evaluate("e => e.previousElementSibling.querySelector('input[name=\"card.price\"][value=\"500\"]').checked")
     shot(anna, "refusal-at-the-control")
+    # An update from another phone never wipes her half-made move: a note comes in, her choices stay.
+    anna.unroute("**/live?**")
+    anna.evaluate("htmx.trigger('#table', 'retry')")
+    api(server, f"/api/games/{game_id}/events", token_of(host), {"type": "note", "text": "tea"})
+    at(anna, 8)
+    kept = anna.locator("form").filter(has=anna.locator("input[value=take]")).last
+    assert kept.locator('input[name="card.price"][value="500"]').is_checked() and kept.locator('input[name="card.stars"][value="3"]').is_checked()
     # Deaf again, she misses Emil's take in Cem's boutique: her take, tapped again, stands beside it.
+    anna.route("**/live?**", lambda route: None)
     anna.evaluate("htmx.trigger('#table', 'retry')")
     anna.wait_for_timeout(300)
     host.reload()
-    taps.seq = 7
+    taps.seq = 8
     emil = host.locator("form").filter(has=host.locator("input[name=seat][value='4']")).filter(has=host.locator("input[value=take]")).last
     taps.move("take", host, emil.get_by_role("radiogroup", name="Price").get_by_text("£100", exact=True), emil.get_by_text("1★", exact=True),
               emil.get_by_role("button", name="Take: wardrobe"))
     anna.locator("form").filter(has=anna.locator("input[value=take]")).last.get_by_role("button", name="Take: wardrobe").click()
-    expect(anna.locator("#table")).to_have_attribute("data-seq", "9")
+    expect(anna.locator("#table")).to_have_attribute("data-seq", "10")
     assert anna.locator(".flash[role=alert]").count() == 0

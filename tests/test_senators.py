@@ -340,8 +340,8 @@ def test_random_legal_games_are_never_flagged_and_money_never_goes_negative(seed
 
 def test_the_view_names_who_the_table_waits_for_at_every_step_of_a_turn() -> None:
     # Anna is the active player, but the table waits for Ben's bid, then Cem's; then Anna
-    # decides; then nobody (the host draws the next event card). Ben blackmails next: Anna
-    # answers his demand. Cem cashes in: Anna, then Ben join or pass, then Cem cashes in.
+    # decides; then nobody (the host draws the next event card). Ben blackmails next: nobody
+    # (Ben may demand), Anna answers his demand, then nobody again. Cem cashes in: Anna, then Ben join or pass, then Cem cashes in.
     def waiting(*bodies: dict[str, Any]) -> list[str]:
         fold = game(*bodies)
         assert flags(fold) == {}, flags(fold)
@@ -355,8 +355,13 @@ def test_the_view_names_who_the_table_waits_for_at_every_step_of_a_turn() -> Non
     done = [*AUCTION, ev("decide", ANNA, card="red-3", choice="sell"), ev("decide", ANNA, card="blue-7", choice="buy")]
     assert waiting(*done) == []
     blackmail = [*done, EVENT, ev("blackmail", BEN)]
-    assert waiting(*blackmail) == ["Ben"]
-    assert waiting(*blackmail, ev("demand", BEN, target=ANNA, card="blue-7", price=2)) == ["Anna"]
+    # A blackmail has no closing event: the table waits for the event card, and Ben may demand.
+    assert waiting(*blackmail) == []
+    assert game(*blackmail).game.view(game(*blackmail).state, None)["may_act"] == ["Ben"]
+    demand = [*blackmail, ev("demand", BEN, target=ANNA, card="blue-7", price=2)]
+    assert waiting(*demand) == ["Anna"]
+    answered = [*demand, ev("answer", ANNA, choice="sell")]
+    assert waiting(*answered) == [] and game(*answered).game.view(game(*answered).state, None)["may_act"] == ["Ben"]
     cash_in = [*blackmail, EVENT, ev("cash-in", CEM)]
     assert waiting(*cash_in) == ["Anna"]
     assert waiting(*cash_in, ev("join", ANNA, choice="pass")) == ["Ben"]

@@ -136,6 +136,9 @@ class Game(Generic[S]):
     private_events: ClassVar[frozenset[str]] = frozenset()  # shown only to their seat until the end
     result_is_private: ClassVar[bool] = False  # the score table reveals private holdings
     host_events: ClassVar[frozenset[str]] = frozenset()  # the table's book-keeping: logged by the host
+    # Whether any seat's phone logs the table's own next event (a deal, the next prize) when
+    # no player is to act; else the host's phone does (the event card, the next day).
+    seats_log_table: ClassVar[bool] = False
     revealed_view: ClassVar[frozenset[str]] = frozenset()  # view keys shown to others only once the host reveals
 
     def sharing(self, state: S, seat: int) -> frozenset[int]:

@@ -126,6 +126,7 @@ class State:
 class EmployeeOfTheMonth(Game[State]):
     name = "employee-of-the-month"
     title = "Employee of the Month"
+    seats_log_table = True  # any phone starts the game and reveals the next prize
     min_players = 2
     scoring = (
         "Per player: plus points, popularity, distrust, and per favour type (colleague, boss) the sum of the "

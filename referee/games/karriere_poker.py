@@ -239,6 +239,7 @@ def exchange_pairs(by_rank: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]
 class KarrierePoker(Game[State]):
     name = "karriere-poker"
     title = "Karriere Poker"
+    seats_log_table = True  # any phone logs the deal
     min_players = 4
     scoring = (
         "No points. Each game ranks the players by the order they went out: the first out is Boss, the next the "

@@ -733,11 +733,12 @@ class Senators(Game[State]):
     def _to_act(state: State) -> list[int]:
         """Who the table waits for now: the active player, or the bidder, the target of a
         demand, the player to join or the one cashing in. Nobody while the table draws the
-        event card (the host logs it), except after a blackmail, which has no closing event:
-        the blackmailer may still demand."""
+        event card (the host logs it), and nobody after a blackmail's demands are answered:
+        a blackmail has no closing event, so the table waits for the event card, while the
+        blackmailer may still demand (`may_act`)."""
         action = state.action
-        if isinstance(action, Blackmail):  # the target of a demand; else the blackmailer, who may demand more
-            return [action.pending[0]] if action.pending else [state.active]
+        if isinstance(action, Blackmail):
+            return [action.pending[0]] if action.pending else []
         if not state.started or (state.action_done and not (isinstance(action, CashIn) and action.casher is not None)):
             return []
         if isinstance(action, Auction) and action.bidders:
@@ -761,6 +762,8 @@ class Senators(Game[State]):
             "phase": phase,
             "turn": None if over or not state.started else names[state.active],
             "to_act": [] if over else [names[s] for s in self._to_act(state)],
+            # Who may still act though the table does not wait for him: the blackmailer, demanding more.
+            "may_act": [names[state.active]] if not over and isinstance(action, Blackmail) and action.pending is None else [],
             "wars": state.wars,
             "senators": dict(zip(names, state.senators)),
             "eliminated": [names[s] for s in range(state.seat_count) if not state.alive(s)],

@@ -382,6 +382,9 @@ def table_context(game_id: str, fold: Fold, caller: Caller, error: str | None = 
     moves = [e for e in recent if e["type"] not in ("note", "void") and not fold.withdrawn_at(e["seq"])]
     me = None if seat is None else fold.header.seats[seat]
     my_turn = not finished and me is not None and me in view["to_act"]
+    # This phone logs the table's own next event when no player is to act (a deal, the event card).
+    logs_table = not finished and not view["to_act"] and (caller.is_host or (caller.role == "seat" and fold.game.seats_log_table))
+    may_act = not finished and me is not None and me in view.get("may_act", [])
     title = fold.header.title or fold.game.title
     outcome = None if not finished or result_hidden(fold, sight) else fold.result(sight)
     return {
@@ -406,26 +409,38 @@ def table_context(game_id: str, fold: Fold, caller: Caller, error: str | None = 
         "witness": referee().tables.witness(game_id, fold.seq),
         "host_seat": store.host_seat(game_id),
         "my_turn": my_turn,
-        "status": turn_status(view, my_turn, finished),
+        "status": turn_status(view, me, finished, logs_table),
+        # The bar's button to this phone's controls: only where the phone has a move to make now.
+        "move_label": gettext("Your move") if my_turn or may_act else gettext("Log for %(name)s", name=view["to_act"][0])
+        if caller.is_host and view["to_act"] and not finished else gettext("Log it") if logs_table else None,
         "page_title": f"▶ {gettext('Your turn')} · {title}" if my_turn else title,
         "finished": finished,
         "error": error,
     }
 
 
-def turn_status(view: dict[str, Any], my_turn: bool, finished: bool) -> Markup:
-    """What the turn bar says: the view's `to_act` (every game names who the table waits for)."""
+def turn_status(view: dict[str, Any], me: str | None, finished: bool, logs_table: bool) -> Markup:
+    """What the turn bar says: the view's `to_act` (every game names who the table waits for);
+    when it waits for no player, whether this phone logs the table's next event itself
+    (`logs_table`) or the host does; and a move this phone may still make meanwhile."""
     waiting = [Markup.escape(name) for name in view["to_act"]]
+    may_act = view.get("may_act", [])
     if finished:
         said = gettext("Game over")
-    elif my_turn:
+    elif me is not None and me in view["to_act"]:
         said = gettext("Your turn")
     elif len(waiting) == 1:
         said = gettext("%(name)s's turn", name=waiting[0])
     elif waiting:
         said = gettext("Waiting for") + ": " + ", ".join(waiting)
+    elif me is not None and me in may_act:
+        said = gettext("Your move if you want; then the table moves on")
+    elif logs_table:
+        said = gettext("The table's turn: log it here")
+    elif may_act:
+        said = gettext("%(name)s may still act; then the host logs the table's next event", name=Markup.escape(may_act[0]))
     else:
-        said = gettext("Waiting for the table: the host logs it")
+        said = gettext("Waiting for the host to log the table's next event")
     return Markup(said)  # the names in it are escaped
 
 

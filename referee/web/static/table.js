@@ -108,8 +108,10 @@
         try { field.setSelectionRange(focused.start, focused.end); } catch (e) { /* not a text field */ }
       }
     });
-    if (refused) showRefusalAt(table, refused);
-    if (!refused) sent = {};
+    // A refused move stays half-made: what was sent is kept as typed, so the next update
+    // from another phone puts it back too.
+    if (refused) { typed = values; showRefusalAt(table, refused); }
+    sent = {};
   });
   // A refusal stands where the player looks: after the form he tapped (or the place of the
   // moves, when that form is gone because the table moved on), read out by screen readers.

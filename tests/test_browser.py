@@ -132,6 +132,21 @@ def assert_phone_friendly(page: Page) -> None:
     assert heights and min(heights) >= 44, heights
 
 
+IN_SIGHT = """(selector) => {
+  const bar = document.querySelector('.turnbar');
+  const bottom = innerHeight - (bar ? bar.getBoundingClientRect().height : 0);
+  const shown = [...document.querySelectorAll(selector)].filter(e => e.getClientRects().length);
+  return shown.length === 0 ? null : shown.some(e => { const r = e.getBoundingClientRect(); return r.top >= -1 && r.bottom <= bottom + 1; });
+}"""
+
+
+def assert_beat_in_sight(page: Page) -> None:
+    """What the player must beat (the cards on the table, the auction, the open bill) is
+    wholly in sight above the turn bar, wherever the table shows any."""
+    where = page.evaluate("[scrollY, innerHeight, ...[...document.querySelectorAll('#table [data-beat]')].map(e => [e.tagName, Math.round(e.getBoundingClientRect().top), Math.round(e.getBoundingClientRect().bottom)])]")
+    assert page.evaluate(IN_SIGHT, "#table [data-beat]") is not False, f"nothing to beat in sight at {page.url}: {where}"
+
+
 def test_four_phones_play_a_karriere_poker_round_with_a_flag_voided_and_relogged(server: str, browser: Browser) -> None:
     host = phone(browser).new_page()
     host.goto(server)
@@ -166,8 +181,15 @@ def test_four_phones_play_a_karriere_poker_round_with_a_flag_voided_and_relogged
     anna.locator("button[name=pick][value='7']").click()
     ben = phones["Ben"]
     expect(ben.locator("#table")).to_contain_text("Your turn", timeout=8000)
+    assert_beat_in_sight(ben)  # his turn came: the three 7s are in sight
+    ben.evaluate("window.scrollTo(0, 0)")
+    ben.locator(".turnbar a[href='#actions']").click()  # "Your move": what to beat and the cards in one screen
+    assert ben.evaluate(IN_SIGHT, "#actions ~ h2 + [data-beat]") and ben.evaluate(IN_SIGHT, "button[name=pick][value='13']")
+    shot(ben, "kp-your-move")
     ben.select_option("#count", "2")
     ben.locator("button[name=pick][value='9']").click()
+    expect(ben.locator("#table[data-seq='3']")).to_be_attached()
+    assert_beat_in_sight(ben)  # after his move: the table, not only Latest
     for name, page in phones.items():
         flag = page.locator(".flag[data-rule='kp.raise.count']")
         expect(flag).to_be_visible(timeout=8000)
@@ -209,6 +231,7 @@ def test_a_short_ftw_game_is_played_to_its_result_table(server: str, browser: Br
             host.fill("#high-card", str(card))
             host.get_by_role("button", name="Lay").click()
             expect(host.locator(f"#table[data-seq='{seq + 1}']")).to_be_attached(timeout=6000)
+            assert_beat_in_sight(host)
         expect(host.locator("#table")).to_contain_text("Reveal the hands")
         last, other = (starter, 1 - starter)
         host.fill(f"#reveal-{last}", "33")

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from test_browser import ARTIFACTS, api, assert_phone_friendly, browser, new_table, phone, phones_put_away, server, shot, token_of  # noqa: F401 (fixtures)
+from test_browser import ARTIFACTS, api, assert_beat_in_sight, assert_phone_friendly, browser, new_table, phone, phones_put_away, server, shot, token_of  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
 
@@ -52,6 +52,7 @@ class Taps:
             control.click()
         self.per_move[name].append(len(taps) + confirm)
         expect(page.locator(f"#table[data-seq='{seq + 1}']")).to_be_attached(timeout=4000)
+        assert_beat_in_sight(page)
 
     def save(self, game: str) -> dict[str, int]:
         most = {move: max(counts) for move, counts in self.per_move.items()}

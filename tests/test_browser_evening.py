@@ -91,3 +91,30 @@ def test_offline_a_reload_shows_the_table_as_last_seen_and_back_never_strands_a_
     ben.goto(table_url + "/seats")
     expect(ben).to_have_url(table_url)
     expect(ben.locator("#table")).to_be_visible()
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_hand_is_logged_by_tapping_cards_with_their_counts_joker_included(server: str, browser: Browser, language: str) -> None:
+    # Karriere Poker: Ben taps his 13 dealt cards (two 2s, three 7s, a joker …); each
+    # button shows how many of its card the hand holds; one tap takes the last one back.
+    host, phones = new_table(browser, server, "karriere-poker", ["Anna", "Ben", "Cem", "Dora"], ("Ben",))
+    ben = phones["Ben"]
+    speak(ben, language, server)
+    host.get_by_role("link", name="To the table").click()
+    host.get_by_role("button", name="Cards are dealt").click()
+    expect(ben.locator("#table[data-seq='1']")).to_be_attached()
+    ben.locator("summary", has_text={"en": "Log my hand", "de": "Meine Hand"}[language]).click()
+    grid = ben.locator("#hand-cards ~ .grid")
+    hand = ["2", "2", "3", "5", "7", "7", "7", "9", "10", "11", "12", "13", "J", "4"]
+    for card in hand:
+        grid.locator(f"button[data-append='{card}']").click()
+    ben.locator("button[data-undo=hand-cards]").click()  # the 4 was a slip
+    expect(grid.locator("button[data-append='7']")).to_have_attribute("data-count", "3")
+    expect(grid.locator("button[data-append='J']")).to_have_attribute("data-count", "1")
+    assert grid.locator("button[data-append='4']").get_attribute("data-count") is None
+    shot(ben, f"evening-hand-grid-{language}")
+    ben.locator("#hand-cards").locator("xpath=..").locator("button.primary").click()
+    expect(ben.locator("#table[data-seq='2']")).to_be_attached()
+    shown = ben.locator(".panel p", has_text={"en": "Your hand", "de": "Deine Hand"}[language]).locator(".card")
+    expect(shown).to_have_count(13)
+    assert host.locator("#hand-cards").count() == 0  # a hand is its seat's own

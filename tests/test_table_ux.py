@@ -225,3 +225,30 @@ def test_in_ladies_and_gentlemen_the_bar_names_everyone_the_table_waits_for(clie
     anna.post(f"/g/{game_id}/seats/0", data={"code": code})
     assert '<nav class="turnbar mine"' in table(ben, game_id) and "▶ Your turn" in table(ben, game_id)
     assert '<nav class="turnbar"' in table(anna, game_id)  # her part of the day is done
+
+
+def test_every_price_and_income_of_the_samples_is_a_chip(app: Any) -> None:
+    # No typing at the table: the host's page in the afternoon of each Ladies & Gentlemen
+    # sample offers a chip for every card price and every income any sample logs.
+    from flask import render_template
+
+    from referee.access import Caller
+    from referee.web import referee
+    from referee.web.pages import table_context
+
+    prices, incomes, offered_prices, offered_incomes = set(), set(), set(), set()
+    for path in sorted(EVENTS_DIR.glob("ladies-and-gentlemen-*.jsonl")):
+        record = read_record(path.read_text(encoding="utf-8"))
+        prices |= {e["card"]["price"] for e in record.events if e["type"] in ("take", "window")}
+        incomes |= {e["amount"] for e in record.events if e["type"] == "income"}
+        with app.test_request_context("/"):
+            game_id = referee().tables.create(record.header)
+            for event in record.events:
+                fold = referee().tables.append(game_id, {k: v for k, v in event.items() if k != "seq"}).fold
+                if fold.game.phase(fold.state) == "shopping":
+                    break
+            page = render_template("table_panel.html", **table_context(game_id, fold, Caller("host")))
+        offered_prices |= {int(v) for v in re.findall(r'type="radio" name="card.price" value="(\d+)"', page)}
+        offered_incomes |= {int(v) for v in re.findall(r'type="radio" name="amount" value="(\d+)"', page)}
+    assert prices and incomes
+    assert prices - offered_prices == set() and incomes - offered_incomes == set()

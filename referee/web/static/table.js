@@ -41,7 +41,17 @@
   document.addEventListener("input", function (event) {
     var field = event.target;
     if (field.closest && field.closest("#table")) remember(typed, field);
+    counted(field);
   });
+  // Each card button of a hand shows how many of its card the field holds (×2), typed or tapped.
+  function counted(field) {
+    if (!field.id) return;
+    var tokens = field.value.split(/\s+/).filter(Boolean);
+    document.querySelectorAll("button[data-append][data-target='" + field.id + "']").forEach(function (button) {
+      var count = tokens.filter(function (token) { return token.toUpperCase() === button.getAttribute("data-append"); }).length;
+      if (count) button.setAttribute("data-count", count); else button.removeAttribute("data-count");
+    });
+  }
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("button[data-append], button[data-undo]");
     if (!button) return;
@@ -110,6 +120,7 @@
     });
     // A refused move stays half-made: what was sent is kept as typed, so the next update
     // from another phone puts it back too.
+    fields(table).forEach(counted);
     if (refused) { typed = values; showRefusalAt(table, refused); }
     sent = {};
   });
@@ -127,6 +138,37 @@
     refused.focus({ preventScroll: true });
     sentForm = null;
   }
+
+  // The screen stays where the player needs it: after his own move, and when his turn comes,
+  // what he must beat ([data-beat]: the cards on the table, the
+  // auction, the open bill) is kept in sight above the fixed turn bar. At his turn the copy
+  // above his controls comes to the top, so both fit one screen; nothing moves while he
+  // types, after a refusal (which stands where he tapped), or when it is in sight already.
+  var ownMove = false, wasMine = false;
+  document.addEventListener("htmx:beforeSwap", function () { wasMine = document.querySelector("#table .turnbar.mine") !== null; });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    if (event.detail.requestConfig && event.detail.requestConfig.verb !== "get" && elt.closest && elt.closest("#table")) ownMove = true;
+  });
+  function inSight(element) {
+    var bar = document.querySelector(".turnbar");
+    var bottom = window.innerHeight - (bar ? bar.getBoundingClientRect().height : 0);
+    var rect = element.getBoundingClientRect();
+    return rect.height > 0 && rect.top >= -1 && rect.bottom <= bottom + 1;  // (sub-pixel layout)
+  }
+  document.addEventListener("htmx:afterSwap", function () {
+    var table = document.getElementById("table");
+    if (!table) return;
+    var mine = table.querySelector(".turnbar.mine") !== null && !wasMine, moved = ownMove;  // the turn has come
+    ownMove = false;
+    var active = document.activeElement;
+    var typing = active && active.closest && active.closest("#table") && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName) && !choice(active);
+    if (!(mine || moved) || typing || table.querySelector(".flash[role=alert]")) return;
+    var beats = Array.prototype.slice.call(table.querySelectorAll("[data-beat]")).filter(function (e) { return e.getClientRects().length; });
+    if (!beats.length || beats.some(inSight)) return;
+    if (mine) beats[beats.length - 1].scrollIntoView({ block: "start" });
+    else beats[0].scrollIntoView({ block: "nearest" });
+  });
 
   // Every phone is a witness: it keeps the last witness hash of the log it saw (seq and
   // hash, per game) and checks, whenever the table comes in, that the server's log still

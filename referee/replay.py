@@ -36,10 +36,10 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from .games.base import Game, Outcome, Result, Termination, Violation
+from .games.base import Game, Outcome, Phrase, Result, Termination, Violation, Word, broken
 from .record import COMMON_EVENTS, Header
 
 TABLE_EVENTS = frozenset(COMMON_EVENTS)  # void, note, end: every game's record has these
@@ -175,14 +175,12 @@ def void_error(event: Mapping[str, Any], void_seqs: frozenset[int]) -> Violation
     """Why a void cannot withdraw its target, or None (rule core.void.target)."""
     target = event["target"]
     if target < 1:
-        reason = "the header cannot be voided"
-    elif target >= event["seq"]:
-        reason = f"event {target} comes after this void"
-    elif target in void_seqs:
-        reason = f"event {target} is itself a void"
-    else:
-        return None
-    return Violation("core.void.target", f"This void cannot withdraw event {target}: {reason}.")
+        return broken("core.void.target", "This void cannot withdraw event %(target)s: the header cannot be voided.", target=target)
+    if target >= event["seq"]:
+        return broken("core.void.target", "This void cannot withdraw event %(target)s: event %(target)s comes after this void.", target=target)
+    if target in void_seqs:
+        return broken("core.void.target", "This void cannot withdraw event %(target)s: event %(target)s is itself a void.", target=target)
+    return None
 
 
 def valid_void_targets(events: Iterable[Mapping[str, Any]], earlier_voids: frozenset[int] = frozenset()) -> dict[int, int]:
@@ -273,7 +271,7 @@ class _Folding:
         if broken is not None:
             ruling = self.rulings.get(seq) if author is None else None
             if ruling is None:
-                self.violations.append((seq, broken if author is None else Violation(broken.rule, broken.message, author)))
+                self.violations.append((seq, broken if author is None else replace(broken, audience=author)))
                 return
             ruled = Ruled(seq, broken, ruling[0], ruling[1])  # the table let it stand: it applies
         elif self.off and game.first_broken(judged, event) is not None:
@@ -324,23 +322,23 @@ class _Folding:
         for group in groups:
             seen = game.first_broken(game.knowing(state, group), event, self.off)
             if seen is not None:
-                self.clash_views.append((seq, Violation(seen.rule, seen.message, group)))
+                self.clash_views.append((seq, replace(seen, audience=group)))
 
     def _table_event(self, event: Mapping[str, Any], kind: str) -> None:
         """The table's own events (void, note, end, ruling), and any event after the end."""
         if kind == "void":
-            broken = void_error(event, self.void_seqs)
+            flag = void_error(event, self.void_seqs)
             self.void_seqs.add(event["seq"])
         elif kind == "note" or (kind == "ruling" and self.official):
-            broken = None
+            flag = None
         elif kind == "ruling":
-            broken = self._ruling_error(event)
+            flag = self._ruling_error(event)
         elif self.outcome is not None:
-            broken = Violation("core.game.over", f"The game is over ({self.outcome.reason}); only notes, voids and rulings can follow.")
+            flag = broken("core.game.over", "The game is over (%(reason)s); only notes, voids and rulings can follow.", reason=Word(self.outcome.reason, self.outcome.reason))
         else:  # an `end`
-            broken, self.outcome = None, Outcome(Termination.TABLE_END, event.get("reason") or "the table ended the game")
-        if broken is not None:
-            self.violations.append((event["seq"], broken))
+            flag, self.outcome = None, Outcome(Termination.TABLE_END, event.get("reason") or "the table ended the game")
+        if flag is not None:
+            self.violations.append((event["seq"], flag))
 
     def _ruling_error(self, event: Mapping[str, Any]) -> Violation | None:
         """Why a ruling cannot let its target stand, or None (rule core.ruling.target)."""
@@ -349,24 +347,25 @@ class _Folding:
             return None
         kind = self.rulings.get(target, (0, "", ""))[2]
         if target < 1:
-            reason = "the header is not a move"
+            reason = "This ruling cannot let event %(target)s stand: the header is not a move."
         elif target >= seq:
-            reason = f"event {target} comes after this ruling"
+            reason = "This ruling cannot let event %(target)s stand: event %(target)s comes after this ruling."
         elif kind in TABLE_EVENTS:
-            reason = f"event {target} is a {kind}, not a player's move"
+            return broken("core.ruling.target", "This ruling cannot let event %(target)s stand: event %(target)s is a %(kind)s, not a player's move.",
+                          target=target, kind=Phrase(kind))
         elif kind in self.game.private_events:
-            reason = f"event {target} is a private record; only its seat may know whether it was flagged"
+            reason = "This ruling cannot let event %(target)s stand: event %(target)s is a private record; only its seat may know whether it was flagged."
         elif any(ruled.seq == target for ruled in self.ruled):
-            reason = f"event {target} was let stand already"
+            reason = "This ruling cannot let event %(target)s stand: event %(target)s was let stand already."
         elif any(w.seq == target for w in self.withdrawn):
-            reason = f"event {target} was voided"
+            reason = "This ruling cannot let event %(target)s stand: event %(target)s was voided."
         elif target not in self.rulings:
-            reason = f"event {target} cannot be ruled"
+            reason = "This ruling cannot let event %(target)s stand: event %(target)s cannot be ruled."
         elif any(flagged == target and flag.rule.startswith("core.") for flagged, flag in self.violations):
-            reason = f"event {target} came after the end of the game: void the end instead"
+            reason = "This ruling cannot let event %(target)s stand: event %(target)s came after the end of the game: void the end instead."
         else:
-            reason = f"event {target} is legal where it stands"
-        return Violation("core.ruling.target", f"This ruling cannot let event {target} stand: {reason}.")
+            reason = "This ruling cannot let event %(target)s stand: event %(target)s is legal where it stands."
+        return broken("core.ruling.target", reason, target=target)
 
     def skip(self, seq: int, flag: Violation | None, voided_by: int) -> None:
         """Pass over a withdrawn event: the state stays, its flag from when it was logged is kept."""

@@ -462,7 +462,7 @@ def test_secrets_wait_for_the_hosts_reveal_and_a_phone_warns_of_a_rewritten_log(
     expect(host.locator(".flag.clash")).to_contain_text("sen.card.unknown", timeout=8000)
     shot(host, f"privacy-clash-{language}")
     ben.goto(f"{server}/g/{game_id}")
-    card = {"en": {"blue-1": "blue-1", "red-7": "red-7"}, "de": {"blue-1": "blau-1", "red-7": "rot-7"}}[language]  # shown in the phone's language
+    card = {"en": {"blue-1": "blue 1", "red-7": "red 7"}, "de": {"blue-1": "blau 1", "red-7": "rot 7"}}[language]  # shown in the phone's language
     expect(ben.locator("#table")).to_contain_text(card["blue-1"])
     expect(ben.locator(".flag.clash")).to_have_count(0)
     assert card["red-7"] not in ben.locator("body").inner_text()

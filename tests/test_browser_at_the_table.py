@@ -108,8 +108,8 @@ def test_a_senators_round_on_four_phones_says_who_acts_and_takes_only_taps(serve
         expect(page.get_by_role("button", name=void_1)).to_have_count(0)
 
     # Anna auctions three revealed cards by tapping them: red-3, blue-7, green-1.
-    taps.move("auction (3 cards)", anna, anna.get_by_label(f"{w['red']}-3", exact=True), anna.get_by_label(f"{w['blue']}-7", exact=True),
-              anna.get_by_label(f"{w['green']}-1", exact=True), anna.get_by_role("button", name=w["auction"], exact=True))
+    taps.move("auction (3 cards)", anna, anna.get_by_label(f"{w['red']} 3", exact=True), anna.get_by_label(f"{w['blue']} 7", exact=True),
+              anna.get_by_label(f"{w['green']} 1", exact=True), anna.get_by_role("button", name=w["auction"], exact=True))
 
     # Ben bids: his bar is green and jumps to his form; Anna's and Cem's name Ben.
     at(ben, 2)
@@ -117,7 +117,7 @@ def test_a_senators_round_on_four_phones_says_who_acts_and_takes_only_taps(serve
     expect(bar(anna)).to_have_text(w["turn"].format("Ben"))
     expect(bar(cem)).to_have_text(w["turn"].format("Ben"))
     ben.locator(".turnbar a[href='#actions']").click()
-    price_red = ben.get_by_role("radiogroup", name=w["price for"].format(f"{w['red']}-3"), exact=True)
+    price_red = ben.get_by_role("radiogroup", name=w["price for"].format(f"{w['red']} 3"), exact=True)
     expect(price_red).to_be_in_viewport()
     assert_phone_friendly(ben)
     assert_accessible(ben)
@@ -126,14 +126,14 @@ def test_a_senators_round_on_four_phones_says_who_acts_and_takes_only_taps(serve
 
     at(cem, 3)
     expect(bar(cem)).to_have_text("▶ " + w["your turn"])
-    taps.move("bid (two cards)", cem, cem.get_by_role("radiogroup", name=w["price for"].format(f"{w['red']}-3"), exact=True).get_by_text("5", exact=True),
-              cem.get_by_role("radiogroup", name=w["price for"].format(f"{w['blue']}-7"), exact=True).get_by_text("2", exact=True),
+    taps.move("bid (two cards)", cem, cem.get_by_role("radiogroup", name=w["price for"].format(f"{w['red']} 3"), exact=True).get_by_text("5", exact=True),
+              cem.get_by_role("radiogroup", name=w["price for"].format(f"{w['blue']} 7"), exact=True).get_by_text("2", exact=True),
               cem.get_by_role("button", name=w["bid"], exact=True))
 
     # Anna decides: each decision asks first, naming the card, the bidder and the price.
     at(anna, 4)
     expect(bar(anna)).to_have_text("▶ " + w["your turn"])
-    red = anna.locator("form", has_text=f"{w['red']}-3")
+    red = anna.locator("form", has_text=f"{w['red']} 3")
     taps.move("decide", anna, red.get_by_role("button", name=w["sell"], exact=True), confirm=True)
     taps.move("decide", anna, anna.get_by_role("button", name=w["buy"], exact=True), confirm=True)
     # Anna 10 + 5 - 2 = 13; Cem 16 - 5 + 2 = 13.
@@ -152,7 +152,7 @@ def test_a_senators_round_on_four_phones_says_who_acts_and_takes_only_taps(serve
     taps.move("event", host, host.get_by_role("button", name=w["event"], exact=True))
     at(ben, seq + 1)
     taps.move("blackmail", ben, ben.get_by_role("button", name=w["blackmail"]))
-    taps.move("demand", ben, ben.get_by_label(f"{w['blue']}-7 · Anna"), ben.get_by_role("radiogroup", name=w["price"], exact=True).get_by_text("3", exact=True),
+    taps.move("demand", ben, ben.get_by_label(f"{w['blue']} 7 · Anna"), ben.get_by_role("radiogroup", name=w["price"], exact=True).get_by_text("3", exact=True),
               ben.get_by_role("button", name=w["demand"], exact=True))
     at(anna, seq + 3)
     expect(bar(anna)).to_have_text("▶ " + w["your turn"])

@@ -232,17 +232,35 @@ def test_only_the_host_or_the_author_sees_the_void_button(client: FlaskClient) -
     assert 'data-rule="kp.deal.dealer"' in watcher and "Void this move" not in watcher
 
 
-def test_every_ui_string_has_a_german_translation() -> None:
+def game_sentences(path: Path) -> set[str]:
+    """The sentences a game module words its flags with: each `broken` template, each
+    `Phrase`, and each template chosen before it is handed to `broken` (a %-format)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("broken", "Phrase"):
+            text = node.args[1 if node.func.id == "broken" else 0]
+            if isinstance(text, ast.Constant) and isinstance(text.value, str):
+                found.add(text.value)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and "%(" in node.value and node.value.endswith("."):
+            found.add(node.value)
+    return found
+
+
+def test_every_ui_string_and_flag_sentence_has_a_german_translation() -> None:
     from babel.messages.pofile import read_po
 
     top = Path(__file__).resolve().parent.parent
     with (top / "referee/web/translations/de/LC_MESSAGES/messages.po").open("rb") as po:
         catalog = read_po(po)
+    untranslated = [m.id for m in catalog if m.id and (not m.string or m.fuzzy or (isinstance(m.string, tuple) and not all(m.string)))]
+    assert untranslated == []  # the catalogue itself: every entry German, none fuzzy
     german = {m.id[0] if isinstance(m.id, tuple) else m.id for m in catalog if m.id and m.string}
     used = set()
     for path in [*(top / "templates").rglob("*.html"), *(top / "referee/web").glob("*.py")]:
         quoted = r"""(?:\b_|gettext|ngettext)\(\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')"""
         used |= {ast.literal_eval(match.group(1)) for match in re.finditer(quoted, path.read_text(encoding="utf-8"))}
+    for path in [top / "referee/replay.py", *(top / "referee/games").glob("*.py")]:
+        used |= game_sentences(path)
     assert sorted(used - german) == []
 
 
@@ -382,10 +400,10 @@ def test_a_stale_senators_tap_says_what_changed_in_a_sentence(client: FlaskClien
     log(client, game_id, type="auction", seat=0, cards="red-3 blue-7")
     log(client, game_id, type="bid", seat=1, **{"bids.red-3": "4"})
     stale = log(client, game_id, type="bid", seat=2, expected_seq=2, **{"bids.red-3": "5"}).get_data(as_text=True)
-    assert "The table changed meanwhile: Ben bids 4 on red-3. Check and tap again." in stale
+    assert "The table changed meanwhile: Ben bids 4 on red 3. Check and tap again." in stale
     client.get("/lang/de")
     stale = log(client, game_id, type="bid", seat=2, expected_seq=2, **{"bids.red-3": "5"}).get_data(as_text=True)
-    assert "Der Tisch hat sich inzwischen geändert: Ben bietet 4 auf rot-3. Bitte prüfen und erneut tippen." in stale
+    assert "Der Tisch hat sich inzwischen geändert: Ben bietet 4 auf rot 3. Bitte prüfen und erneut tippen." in stale
 
 
 def test_no_bid_sends_no_bid_whatever_price_was_tapped(client: FlaskClient) -> None:

@@ -164,10 +164,10 @@ def test_a_flag_is_a_german_sentence_when_german_is_chosen(client: FlaskClient) 
     game_id = kp_table(in_german(client))
     log(client, game_id, type="play", seat=2, cards="9")  # Anna leads, not Cem
     flag = re.search(r'<div class="flag" role="alert" data-rule="kp.turn">(.*?)</div>', table(client, game_id), re.S).group(1)  # type: ignore[union-attr]
-    assert "Dieser Platz ist nicht am Zug (auch: ein Spieler, der schon raus ist)." in flag
-    assert "Anna starts this round, not Cem." in flag  # the move's own words follow, marked English
+    # The game's own sentence, with the move's names, in German; nothing English after it.
+    assert "Anna beginnt diese Runde, nicht Cem." in flag and "starts this round" not in flag and 'lang="en"' not in flag
     history = client.get(f"/g/{game_id}/history").get_data(as_text=True)
-    assert "Dieser Platz ist nicht am Zug" in history and "spielt" in history and "Geber:" in history
+    assert "Anna beginnt diese Runde, nicht Cem." in history and "spielt" in history and "Geber:" in history
 
 
 def test_the_rules_page_is_german_for_every_rule_of_every_game(client: FlaskClient) -> None:
@@ -252,3 +252,35 @@ def test_every_price_and_income_of_the_samples_is_a_chip(app: Any) -> None:
         offered_incomes |= {int(v) for v in re.findall(r'type="radio" name="amount" value="(\d+)"', page)}
     assert prices and incomes
     assert prices - offered_prices == set() and incomes - offered_incomes == set()
+
+
+RAW_TOKEN = re.compile(r"\b(?:red|orange|yellow|green|blue|purple|colleague|boss|plus|popularity|wardrobe|servant|office|team)-[\w-]+")
+
+
+@pytest.mark.parametrize("sample", sorted(p.stem for p in EVENTS_DIR.glob("*.jsonl")))
+def test_the_pages_of_every_sample_name_cards_in_words_and_flags_in_the_chosen_language(client: FlaskClient, sample: str) -> None:
+    # The host imported the sample: the table, every page of the history and the scores,
+    # in English and in German. No record token ("popularity-6", "red-5", "team-2") reaches
+    # the reader, and in German no flag is left in the game's English words.
+    text = (EVENTS_DIR / f"{sample}.jsonl").read_text(encoding="utf-8")
+    game_id = client.post("/import", data={"text": text}).headers["Location"].split("/")[2]
+    events = client.get(f"/api/games/{game_id}/events").json["events"]
+    messages = {e["violation"]["message"] for e in events if e["violation"]} | {e["withdrawn"]["message"] for e in events if e["withdrawn"] and e["withdrawn"]["message"]}
+    history_pages = -(-len(events) // 100)
+    paths = [f"/g/{game_id}", f"/g/{game_id}/result", *(f"/g/{game_id}/history?page={n}" for n in range(1, history_pages + 1))]
+    for language in ("en", "de"):
+        client.get(f"/lang/{language}")
+        for path in paths:
+            page = client.get(path).get_data(as_text=True)
+            shown = text_of(re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S))
+            assert RAW_TOKEN.findall(shown) == [], (language, path)
+            if language == "de":
+                left = [m for m in messages if html_escape(m) in page]
+                assert left == [], (path, left)
+    assert sample.endswith("flags") <= bool(messages)  # the flag samples have flags to word
+
+
+def html_escape(text: str) -> str:
+    from markupsafe import escape
+
+    return str(escape(text))

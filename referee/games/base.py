@@ -30,9 +30,59 @@ class Violation:
     rule: str
     message: str
     audience: frozenset[int] | None = None
+    # The message as the game words it before its values are put in (a %-format) and the
+    # values themselves (names, numbers, card tokens, `Count`s): a phone says it in its own
+    # language with its own card names. Empty for a message made whole (`broken` makes both).
+    template: str = ""
+    values: tuple[tuple[str, Any], ...] = ()
 
     def __str__(self) -> str:
         return f"{self.message} ({self.rule})"
+
+
+def broken(rule: str, template: str, **values: Any) -> Violation:
+    """A violation of `rule`: its English sentence is `template` with `values` put in, and
+    both are kept, so that a phone can word the same sentence in German (`web.words`)."""
+    return Violation(rule, template % {key: english(value) for key, value in values.items()}, template=template, values=tuple(values.items()))
+
+
+def english(value: Any) -> str:
+    """A value as the games' English sentences put it: a list joined with commas."""
+    return ", ".join(map(str, value)) if isinstance(value, tuple) else str(value)
+
+
+@dataclass(frozen=True)
+class Count:
+    """A count of cards as players say it: 'three 7s', 'one card', 'two jokers'."""
+
+    count: int
+    noun: str  # "card", "joker" or a card's number
+
+    def __str__(self) -> str:
+        return card_count(self.count, self.noun)
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """Words of a game's own in a flag's sentence ('go shopping', 'a lady'): a phone says
+    them in its language (each is in the catalogue, found where `Phrase` is written)."""
+
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class Word:
+    """A value the game's English sentence words its own way (`text`: 'boss 7') that a phone
+    names as it names it elsewhere (`token`: the card 'boss-7', the kind 'boss')."""
+
+    token: str | int
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
 
 
 class Termination(Enum):

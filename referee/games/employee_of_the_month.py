@@ -24,7 +24,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from .base import Event, Game, Outcome, Result, Seat, Termination, Violation, evolve, ranking_by_score, replace_at
+from .base import Event, Game, Outcome, Result, Seat, Termination, Violation, Word, broken, evolve, ranking_by_score, replace_at
 
 AUCTIONS = 32
 ROW_SIZE = 7
@@ -182,20 +182,20 @@ class EmployeeOfTheMonth(Game[State]):
 
     def _start_checks(self, state: State, event: Event) -> Iterator[Violation]:
         if state.started:
-            yield Violation("eotm.start", "The game has already started; the table starts once.")
+            yield broken("eotm.start", "The game has already started; the table starts once.")
         if len(event["row"]) != ROW_SIZE:
-            yield Violation("eotm.start", f"The row starts with 7 favour cards, not {len(event['row'])}.")
+            yield broken("eotm.start", "The row starts with 7 favour cards, not %(count)s.", count=len(event['row']))
         cards = [*event["row"], event["distrust"], event["points"]]
         yield from self._card_checks(state, cards)
 
     def _reveal_checks(self, state: State, event: Event) -> Iterator[Violation]:
         if not state.started:
-            yield Violation("eotm.start", "The table must start the game (the row and the first prize) first.")
+            yield broken("eotm.start", "The table must start the game (the row and the first prize) first.")
             return
         if state.running:
-            yield Violation("eotm.reveal.unexpected", "An auction is running; the next prize comes after it.")
+            yield broken("eotm.reveal.unexpected", "An auction is running; the next prize comes after it.")
         elif state.prize is not None:
-            yield Violation("eotm.reveal.unexpected", "The next prize is already revealed.")
+            yield broken("eotm.reveal.unexpected", "The next prize is already revealed.")
         yield from self._card_checks(state, [event["favour"], event["distrust"], event["points"]])
 
     def _card_checks(self, state: State, cards: list[str | int]) -> Iterator[Violation]:
@@ -204,42 +204,38 @@ class EmployeeOfTheMonth(Game[State]):
             kind, value = kind_and_value(card)
             low, high = RANGES[kind]
             if not low <= value <= high:
-                yield Violation("eotm.card.range", f"{display(card)} does not exist: {kind} cards are {low}–{high}.")
+                yield broken("eotm.card.range", "%(card)s does not exist: %(kind)s cards are %(low)s–%(high)s.", card=Word(card, display(card)), kind=Word(kind, kind), low=low, high=high)
         for kind, count in revealed.items():
             if count > SUPPLY[kind]:
-                yield Violation(
-                    "eotm.deck.supply", f"The deck has only {SUPPLY[kind]} {kind} cards; this would make {count}."
-                )
+                yield broken("eotm.deck.supply", "The deck has only %(SUPPLY)s %(kind)s cards; this would make %(count)s.", SUPPLY=SUPPLY[kind], kind=Word(kind, kind), count=count)
 
     def _bid_checks(self, state: State, event: Event) -> Iterator[Violation]:
         seat, name = event["seat"], state.names[event["seat"]]
         if not state.started:
-            yield Violation("eotm.start", "The table must start the game (the row and the first prize) first.")
+            yield broken("eotm.start", "The table must start the game (the row and the first prize) first.")
             return
         if state.prize is None:
-            yield Violation("eotm.reveal.missing", "The next prize has not been revealed yet.")
+            yield broken("eotm.reveal.missing", "The next prize has not been revealed yet.")
             return
         card = event.get("card")
         if card is not None:
             kind, value = kind_and_value(card)
             low, high = RANGES[kind]
             if not low <= value <= high:
-                yield Violation("eotm.card.range", f"{display(card)} does not exist: {kind} cards are {low}–{high}.")
+                yield broken("eotm.card.range", "%(card)s does not exist: %(kind)s cards are %(low)s–%(high)s.", card=Word(card, display(card)), kind=Word(kind, kind), low=low, high=high)
                 return
         if seat in state.passed:
-            yield Violation("eotm.turn", f"{name} has passed and is out of this auction.")
+            yield broken("eotm.turn", "%(name)s has passed and is out of this auction.", name=name)
             return
         if seat != state.turn:
-            yield Violation("eotm.turn", f"It is {state.names[state.turn]}'s turn, not {name}'s.")
+            yield broken("eotm.turn", "It is %(turn)s's turn, not %(name)s's.", turn=state.names[state.turn], name=name)
             return
         if card is None:
             return
         if card not in state.row:
-            yield Violation("eotm.bid.row", f"{name} bid {display(card)}, which is not in the row.")
+            yield broken("eotm.bid.row", "%(name)s bid %(card)s, which is not in the row.", name=name, card=Word(card, display(card)))
         elif state.high is not None and rank(card) <= rank(state.high[0]):
-            yield Violation(
-                "eotm.bid.higher", f"{name} bid {display(card)}, not above the high bid {display(state.high[0])}."
-            )
+            yield broken("eotm.bid.higher", "%(name)s bid %(card)s, not above the high bid %(card2)s.", name=name, card=Word(card, display(card)), card2=Word(state.high[0], display(state.high[0])))
 
     # --- effects --------------------------------------------------------------------
 

@@ -34,7 +34,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from .base import Event, Game, Outcome, Result, Seat, Termination, Violation, evolve, ranking_by_score, replace_at
+from .base import Event, Game, Outcome, Result, Seat, Termination, Violation, broken, evolve, ranking_by_score, replace_at
 
 Place = tuple[str, int]  # ("pile" | "helper" | "out" | "hand" | "revealed", seat or -1)
 PILE: Place = ("pile", -1)
@@ -181,7 +181,7 @@ class Ftw(Game[State]):
         top = state.top_card
         for number in cards:
             if not 1 <= number <= top:
-                return (Violation("ftw.card.range", f"There is no card {number}: with {state.seat_count} players the cards are 1–{top}."),)
+                return (broken("ftw.card.range", "There is no card %(number)s: with %(seat_count)s players the cards are 1–%(top)s.", number=number, seat_count=state.seat_count, top=top),)
         return ()
 
     def _seen(self, state: State, seat: int, cards: Sequence[int], allow_played: bool = False) -> tuple[Violation, ...]:
@@ -194,33 +194,33 @@ class Ftw(Game[State]):
         for number in cards:
             place = places.get(number)
             if len(cards) > 1 and cards.count(number) > 1:
-                return (Violation("ftw.card.seen", f"{name} names card {number} twice; each number exists once."),)
+                return (broken("ftw.card.seen", "%(name)s names card %(number)s twice; each number exists once.", name=name, number=number),)
             if place is None:  # another seat's recorded hand: known only to those who may know it
                 place = next((("hand", other) for other, hand in recorded if number in hand), None)
             if place is None or place == ("hand", seat) or (allow_played and number in state.played[seat]):
                 continue
-            return (Violation("ftw.card.seen", f"{name} cannot hold card {number}: it is {self._where(state, place)}."),)
+            return (self._seen_at(state, name, number, place),)
         return ()
 
     def _hand_checks(self, state: State, event: Event) -> Iterator[Violation]:
         seat, cards = event["seat"], event["cards"]
         if state.hands[seat] is not None:
-            yield Violation("ftw.reveal.twice", f"{state.names[seat]}'s hand is already logged this round.")
+            yield broken("ftw.reveal.twice", "%(name)s's hand is already logged this round.", name=state.names[seat])
             return
         yield from self._out_of_range(state, cards)
         yield from self._seen(state, seat, cards, allow_played=True)
         size = start_size(state.seat_count)
         if len(cards) != size:
-            yield Violation("ftw.reveal.count", f"{state.names[seat]}'s hand has {len(cards)} cards; hands hold {size} after the pass.")
+            yield broken("ftw.reveal.count", "%(name)s's hand has %(count)s cards; hands hold %(size)s after the pass.", name=state.names[seat], count=len(cards), size=size)
 
     def _move_checks(self, state: State, event: Event) -> Iterator[Violation]:
         seat, kind, played = event["seat"], event["type"], event["card"]
         name = state.names[seat]
         if state.revealing:
-            yield Violation("ftw.turn", f"Round {state.round + 1} is over; hands are being revealed.")
+            yield broken("ftw.turn", "Round %(value)s is over; hands are being revealed.", value=state.round + 1)
             return
         if seat != state.turn:
-            yield Violation("ftw.turn", f"It is {state.names[state.turn]}'s turn, not {name}'s.")
+            yield broken("ftw.turn", "It is %(turn)s's turn, not %(name)s's.", turn=state.names[state.turn], name=name)
             return
         # The one card a move names (two for a low) is checked in line; the helpers word the flag.
         if not 1 <= played <= state.top_card or (kind == "low" and not 1 <= event["take"] <= state.top_card):
@@ -231,53 +231,53 @@ class Ftw(Game[State]):
         top = state.pile[-1] if state.pile else None
         if kind == "high":
             if top is not None and played <= top:
-                yield Violation("ftw.high.not-higher", f"{name}'s {played} does not beat the top card {top}.")
+                yield broken("ftw.high.not-higher", "%(name)s's %(played)s does not beat the top card %(top)s.", name=name, played=played, top=top)
         elif top is None:
-            yield Violation("ftw.low.empty", f"The pile is empty: {name} must put a card on it (high).")
+            yield broken("ftw.low.empty", "The pile is empty: %(name)s must put a card on it (high).", name=name)
         else:
             if played >= top:
-                yield Violation("ftw.low.not-lower", f"{name}'s {played} is not lower than the top card {top}.")
+                yield broken("ftw.low.not-lower", "%(name)s's %(played)s is not lower than the top card %(top)s.", name=name, played=played, top=top)
             if kind == "low" and event["take"] not in state.pile:
-                yield Violation("ftw.low.take", f"{name} takes {event['take']}, which is not in the pile.")
+                yield broken("ftw.low.take", "%(name)s takes %(take)s, which is not in the pile.", name=name, take=event['take'])
             if kind == "boost":
                 yield from self._boost_checks(state, event, top)
         hand = state.hands[seat]
         if hand is not None and played not in hand:
-            yield Violation("ftw.hand.cards", f"{name} played {played}, which is not in {name}'s hand.")
+            yield broken("ftw.hand.cards", "%(name)s played %(played)s, which is not in %(name)s's hand.", name=name, played=played)
 
     def _boost_checks(self, state: State, event: Event, top: int) -> Iterator[Violation]:
         seat, helpers = event["seat"], event["helpers"]
         name = state.names[seat]
         mine = list(state.helpers[seat])
         if not helpers:
-            yield Violation("ftw.boost.helper", f"{name} boosts without naming a helper card.")
+            yield broken("ftw.boost.helper", "%(name)s boosts without naming a helper card.", name=name)
             return
         for helper in helpers:
             if helper not in mine:
-                yield Violation("ftw.boost.helper", f"{helper} is not one of {name}'s unused helper cards.")
+                yield broken("ftw.boost.helper", "%(helper)s is not one of %(name)s's unused helper cards.", helper=helper, name=name)
                 return
             mine.remove(helper)
         total = event["card"] + sum(helpers)
         if total <= top:
             sum_text = " + ".join(map(str, [event["card"], *helpers]))
-            yield Violation("ftw.boost.sum", f"{name}'s {sum_text} = {total} does not beat the top card {top}.")
+            yield broken("ftw.boost.sum", "%(name)s's %(sum_text)s = %(total)s does not beat the top card %(top)s.", name=name, sum_text=sum_text, total=total, top=top)
 
     def _reveal_checks(self, state: State, event: Event) -> Iterator[Violation]:
         seat, cards = event["seat"], event["cards"]
         name = state.names[seat]
         if not state.revealing:
-            yield Violation("ftw.reveal.twice", f"Round {state.round + 1} is still being played; hands are revealed when it ends.")
+            yield broken("ftw.reveal.twice", "Round %(value)s is still being played; hands are revealed when it ends.", value=state.round + 1)
             return
         if state.revealed[seat] is not None:
-            yield Violation("ftw.reveal.twice", f"{name} has already revealed this round.")
+            yield broken("ftw.reveal.twice", "%(name)s has already revealed this round.", name=name)
             return
         yield from self._out_of_range(state, cards)
         yield from self._seen(state, seat, cards)
         if len(cards) != state.sizes[seat]:
-            yield Violation("ftw.reveal.count", f"{name} reveals {len(cards)} cards but holds {state.sizes[seat]}.")
+            yield broken("ftw.reveal.count", "%(name)s reveals %(count)s cards but holds %(sizes)s.", name=name, count=len(cards), sizes=state.sizes[seat])
         missing = sorted(state.known(seat) - set(cards))
         if missing:
-            yield Violation("ftw.reveal.known", f"{name}'s revealed hand lacks {', '.join(map(str, missing))}, known to be in it.")
+            yield broken("ftw.reveal.known", "%(name)s's revealed hand lacks %(list)s, known to be in it.", name=name, list=', '.join(map(str, missing)))
 
     # --- effects --------------------------------------------------------------------
 
@@ -347,16 +347,18 @@ class Ftw(Game[State]):
 
     # --- the end, the view and the result -------------------------------------------
 
-    def _where(self, state: State, place: Place) -> str:
+    def _seen_at(self, state: State, name: str, number: int, place: Place) -> Violation:
+        """A card named that is known to be elsewhere: where it is."""
         kind, seat = place
         owner = state.names[seat] if seat >= 0 else ""
-        return {
-            "pile": "on the pile",
-            "out": "out of the game",
-            "helper": f"in {owner}'s helper row",
-            "hand": f"in {owner}'s hand",
-            "revealed": f"revealed by {owner}",
+        template = {
+            "pile": "%(name)s cannot hold card %(number)s: it is on the pile.",
+            "out": "%(name)s cannot hold card %(number)s: it is out of the game.",
+            "helper": "%(name)s cannot hold card %(number)s: it is in %(owner)s's helper row.",
+            "hand": "%(name)s cannot hold card %(number)s: it is in %(owner)s's hand.",
+            "revealed": "%(name)s cannot hold card %(number)s: it is revealed by %(owner)s.",
         }[kind]
+        return broken("ftw.card.seen", template, name=name, number=number, **({"owner": owner} if owner else {}))
 
     def outcome(self, state: State) -> Outcome | None:
         if len(state.sheet) == len(state.names):  # state.over, in line: this runs after every event

@@ -44,7 +44,9 @@ from .base import (
     Result,
     Seat,
     Termination,
+    Count,
     Violation,
+    broken,
     card_count,
     evolve,
     replace_at,
@@ -106,9 +108,9 @@ def moved(counts: Counts, play: Play, sign: int = 1) -> Counts:
     return tuple(result)
 
 
-def deck_has(supply: Counts, index: int) -> str:
+def deck_has(supply: Counts, index: int) -> Count:
     """How many of one card the deck has, as 'four 7s'."""
-    return card_count(supply[index], "joker") if index == JOKER_VALUE else card_count(supply[index], str(index))
+    return Count(supply[index], "joker" if index == JOKER_VALUE else str(index))
 
 
 def sorted_cards(counts: Counts) -> list[int | str]:
@@ -131,6 +133,16 @@ def describe(cards: Sequence[int | str]) -> str:
     if jokers:
         text += f" ({card_count(jokers, 'joker')} among them)" if jokers > 1 else " (one a joker)"
     return text
+
+
+@dataclass(frozen=True)
+class Played:
+    """The cards of a play in a flag's sentence: 'three 7s' (`describe`); a phone names each card."""
+
+    cards: tuple[int | str, ...]
+
+    def __str__(self) -> str:
+        return describe(self.cards)
 
 
 def play_value(cards: Sequence[int | str]) -> int:
@@ -320,137 +332,106 @@ class KarrierePoker(Game[State]):
     def _deal_checks(self, state: State, event: Event) -> Iterator[Violation]:
         dealer = event.get("dealer")
         if not state.finished and dealer is None:
-            yield Violation("kp.deal.dealer", "The first deal must name the dealer.")
+            yield broken("kp.deal.dealer", "The first deal must name the dealer.")
         if state.finished and dealer is not None and dealer != state.finished[-1][-1]:
             dishwasher = state.names[state.finished[-1][-1]]
-            yield Violation(
-                "kp.deal.dealer",
-                f"{state.names[dealer]} cannot deal: the Tellerwäscher, {dishwasher}, deals from game 2 on.",
-            )
+            yield broken("kp.deal.dealer", "%(dealer)s cannot deal: the Tellerwäscher, %(dishwasher)s, deals from game 2 on.", dealer=state.names[dealer], dishwasher=dishwasher)
         if state.playing:
             holding = [state.names[s] for s in state.order if state.sizes[s] > 0]
-            yield Violation(
-                "kp.deal.dealer",
-                f"Game {state.game_number} is still being played ({', '.join(holding)} hold cards); "
-                "the next deal comes after it ends.",
-            )
+            yield broken("kp.deal.dealer", "Game %(game_number)s is still being played (%(list)s hold cards); the next deal comes after it ends.", game_number=state.game_number, list=', '.join(holding))
 
     def _hand_checks(self, state: State, event: Event) -> Iterator[Violation]:
         seat, cards = event["seat"], to_counts(event["cards"])
         name = state.names[seat]
         if not state.playing:
-            yield Violation("kp.deal.missing", f"{name}'s hand is logged before the deal.")
+            yield broken("kp.deal.missing", "%(name)s's hand is logged before the deal.", name=name)
             return
         if state.dealt[seat] is not None:
-            yield Violation("kp.hand.deal", f"{name}'s hand is already logged in this game.")
+            yield broken("kp.hand.deal", "%(name)s's hand is already logged in this game.", name=name)
             return
         expected = self._dealt_size(state, seat)
-        problems = []
-        if sum(cards) != expected:
-            problems.append(f"{name} was dealt {expected} cards, not {sum(cards)}")
+        # The first reason it cannot have been dealt (a phone words each one whole).
         others = [h for s, h in enumerate(state.dealt) if s != seat and h is not None]
-        dealt_in_all = add(cards, tuple(map(sum, zip(NO_CARDS, *others))))
-        short = self._over_supply(state, dealt_in_all, cards)
-        if short:
-            problems.append(f"the deck has only {short}")
+        short = self._over_supply(state, add(cards, tuple(map(sum, zip(NO_CARDS, *others)))), cards)
         change = state.changes[seat]
-        if change is not None and min(add(cards, change)) < 0:
-            problems.append(f"{name} has already played or given cards this hand does not hold")
-        if problems:
-            yield Violation("kp.hand.deal", f"This hand cannot have been dealt: {'; '.join(problems)}.")
+        if sum(cards) != expected:
+            yield broken("kp.hand.deal", "This hand cannot have been dealt: %(name)s was dealt %(expected)s cards, not %(count)s.",
+                         name=name, expected=expected, count=sum(cards))
+        elif short:
+            yield broken("kp.hand.deal", "This hand cannot have been dealt: the deck has only %(count)s.", count=short)
+        elif change is not None and min(add(cards, change)) < 0:
+            yield broken("kp.hand.deal", "This hand cannot have been dealt: %(name)s has already played or given cards this hand does not hold.", name=name)
 
     def _exchange_checks(self, state: State, event: Event) -> Iterator[Violation]:
         giver, receiver = event["seat"], event["to"]
         names = state.names
         if not state.playing:
-            yield Violation("kp.deal.missing", f"{names[giver]} exchanges before the deal.")
+            yield broken("kp.deal.missing", "%(giver)s exchanges before the deal.", giver=names[giver])
             return
         pair = next(
             (p for p in state.pairs if {p[0], p[1]} == {giver, receiver} and giver != receiver),
             None,
         )
         if pair is None:
-            yield Violation("kp.exchange.pair", self._not_a_pair(state, giver, receiver))
+            yield self._not_a_pair(state, giver, receiver)
             return
         if (giver, receiver) in state.exchanged:
-            yield Violation(
-                "kp.exchange.pair", f"{names[giver]} has already given {names[receiver]} cards in this game."
-            )
+            yield broken("kp.exchange.pair", "%(giver)s has already given %(receiver)s cards in this game.", giver=names[giver], receiver=names[receiver])
             return
         better, worse, count = pair
         given = len(event["cards"]) if "cards" in event else event.get("count", 0)
         if given != count:
-            yield Violation(
-                "kp.exchange.count",
-                f"{names[giver]} gave {names[receiver]} {card_count(given, 'card')}; "
-                f"this pair exchanges {card_count(count, 'card')}.",
-            )
+            yield broken("kp.exchange.count", "%(giver)s gave %(receiver)s %(count)s; this pair exchanges %(count2)s.", giver=names[giver], receiver=names[receiver], count=Count(given, "card"), count2=Count(count, "card"))
             return
         dealt = state.dealt[giver]
         if dealt is not None and "cards" in event:
             due = self._due_cards(dealt, count, lowest=giver == better)
             if to_counts(event["cards"]) != to_counts(due):
-                which = "lowest" if giver == better else "highest"
-                yield Violation(
-                    "kp.exchange.cards",
-                    f"{names[giver]} must give {names[receiver]} the {count} {which} cards dealt "
-                    f"({', '.join(map(str, due))}), not {', '.join(map(str, event['cards']))}.",
-                )
+                template = ("%(giver)s must give %(receiver)s the %(count)s lowest cards dealt (%(due)s), not %(given)s." if giver == better
+                            else "%(giver)s must give %(receiver)s the %(count)s highest cards dealt (%(due)s), not %(given)s.")
+                yield broken("kp.exchange.cards", template, giver=names[giver], receiver=names[receiver], count=count, due=tuple(due), given=tuple(event["cards"]))
 
     def _play_checks(self, state: State, event: Event) -> Iterator[Violation]:
         seat = event["seat"]
         name = state.names[seat]
         if not state.playing:
-            yield Violation("kp.deal.missing", f"{name} acts before the deal of the next game.")
+            yield broken("kp.deal.missing", "%(name)s acts before the deal of the next game.", name=name)
             return
         missing = state.exchanges_missing()
         if missing:
             giver, receiver, count = missing[0]
-            yield Violation(
-                "kp.exchange.missing",
-                f"Play waits for the exchange: {state.names[giver]} has yet to give "
-                f"{state.names[receiver]} {card_count(count, 'card')}.",
-            )
+            yield broken("kp.exchange.missing", "Play waits for the exchange: %(giver)s has yet to give %(receiver)s %(count)s.", giver=state.names[giver], receiver=state.names[receiver], count=Count(count, "card"))
             return
         leader = state.leader
         if seat != (leader if leader is not None else state.pending[0]):  # state.turn, exchanges done
-            yield Violation("kp.turn", self._not_your_turn(state, seat))
+            yield self._not_your_turn(state, seat)
             return
         if event["type"] == "pass":
             if leader == seat:
-                yield Violation("kp.lead.pass", f"{name} starts this round and must play, not pass.")
+                yield broken("kp.lead.pass", "%(name)s starts this round and must play, not pass.", name=name)
             return
         cards = event["cards"]
         played = kinds(tuple(cards))
         if len(played) - (played[-1][0] == JOKER_VALUE) > 1:
-            yield Violation("kp.play.mixed", f"{name} played {describe(cards)}: all cards must show one number.")
+            yield broken("kp.play.mixed", "%(name)s played %(cards)s: all cards must show one number.", name=name, cards=Played(tuple(cards)))
             return
         if state.leader is None:
             if len(cards) != state.lead_count:
-                yield Violation(
-                    "kp.raise.count",
-                    f"{name} played {describe(cards)}, but the lead was {card_count(state.lead_count, 'card')}.",
-                )
+                yield broken("kp.raise.count", "%(name)s played %(cards)s, but the lead was %(count)s.", name=name, cards=Played(tuple(cards)), count=Count(state.lead_count, "card"))
             elif played[0][0] <= state.top_value:
-                yield Violation(
-                    "kp.raise.higher",
-                    f"{name} played {describe(cards)}, not higher than {describe(state.top_cards)}.",
-                )
+                yield broken("kp.raise.higher", "%(name)s played %(cards)s, not higher than %(cards2)s.", name=name, cards=Played(tuple(cards)), cards2=Played(tuple(state.top_cards)))
         if len(cards) > state.sizes[seat]:
-            yield Violation(
-                "kp.hand.size",
-                f"{name} played {card_count(len(cards), 'card')} but holds only {state.sizes[seat]}.",
-            )
+            yield broken("kp.hand.size", "%(name)s played %(count)s but holds only %(sizes)s.", name=name, count=Count(len(cards), "card"), sizes=state.sizes[seat])
         before, supply = state.played, state.supply
         for index, copies in played:
             if before[index] + copies > supply[index]:
-                yield Violation("kp.deck.supply", f"{name} played {describe(cards)}, but the deck has only {deck_has(supply, index)}.")
+                yield broken("kp.deck.supply", "%(name)s played %(cards)s, but the deck has only %(deck_has)s.", name=name, cards=Played(tuple(cards)), deck_has=deck_has(supply, index))
                 break
         dealt, change = state.dealt[seat], state.changes[seat]
         if dealt is not None and change is not None:  # the hand is known
             for index, copies in played:
                 if dealt[index] + change[index] < copies:
-                    yield Violation("kp.hand.cards", f"{name} played {describe(cards)}, but does not hold them.")
+                    yield broken("kp.hand.cards", "%(name)s played %(cards)s, but does not hold them.", name=name, cards=Played(tuple(cards)))
                     break
 
     # --- effects: each folds a legal event into a new state ------------------------------
@@ -585,15 +566,15 @@ class KarrierePoker(Game[State]):
     def _dealt_size(self, state: State, seat: int) -> int:
         return HAND_SIZE + (state.jokers if state.finished and seat == state.dealers[-1] else 0)
 
-    def _over_supply(self, state: State, counts: Counts, held: Counts) -> str:
-        """What the deck lacks for these counts, as 'four 7s', or '': only for the numbers
+    def _over_supply(self, state: State, counts: Counts, held: Counts) -> Count | None:
+        """What the deck has of a card these counts exceed it in ('four 7s'), or None: only for the numbers
         `held` has (a hand clashes over the numbers it holds, not over copies that other
         hands hold too many of)."""
         supply = state.supply
         if not any(map(operator.gt, counts, supply)):
-            return ""
+            return None
         over = [i for i, (count, most) in enumerate(zip(counts, supply)) if count > most and held[i]]
-        return deck_has(supply, over[0]) if over else ""
+        return deck_has(supply, over[0]) if over else None
 
     @staticmethod
     def _due_cards(dealt: Counts, count: int, lowest: bool) -> list[int | str]:
@@ -605,26 +586,26 @@ class KarrierePoker(Game[State]):
                 break
         return due if lowest else due[::-1]
 
-    def _not_a_pair(self, state: State, giver: int, receiver: int) -> str:
+    def _not_a_pair(self, state: State, giver: int, receiver: int) -> Violation:
         names = state.names
         if not state.finished:
-            return "There is no exchange in the first game."
+            return broken("kp.exchange.pair", "There is no exchange in the first game.")
         partner = next((p[1] if p[0] == giver else p[0] for p in state.pairs if giver in p[:2]), None)
         if partner is None:
-            return f"{names[giver]} ({self._position(state, giver)}) does not exchange in this game."
-        return f"{names[giver]} exchanges with {names[partner]}, not with {names[receiver]}."
+            return broken("kp.exchange.pair", "%(giver)s (%(position)s) does not exchange in this game.", giver=names[giver], position=self._position(state, giver))
+        return broken("kp.exchange.pair", "%(giver)s exchanges with %(partner)s, not with %(receiver)s.", giver=names[giver], partner=names[partner], receiver=names[receiver])
 
-    def _not_your_turn(self, state: State, seat: int) -> str:
+    def _not_your_turn(self, state: State, seat: int) -> Violation:
         name = state.names[seat]
         if state.sizes[seat] == 0:
-            return f"{name} has gone out and takes no more turns this game."
+            return broken("kp.turn", "%(name)s has gone out and takes no more turns this game.", name=name)
         turn = state.turn
         assert turn is not None
         if seat in state.pending:
-            return f"It is {state.names[turn]}'s turn, not {name}'s."
+            return broken("kp.turn", "It is %(turn)s's turn, not %(name)s's.", turn=state.names[turn], name=name)
         if state.leader is None:
-            return f"{name} has already acted in this round; it is {state.names[turn]}'s turn."
-        return f"{state.names[turn]} starts this round, not {name}."
+            return broken("kp.turn", "%(name)s has already acted in this round; it is %(turn)s's turn.", name=name, turn=state.names[turn])
+        return broken("kp.turn", "%(turn)s starts this round, not %(name)s.", turn=state.names[turn], name=name)
 
     def _position(self, state: State, seat: int) -> str:
         return state.positions[state.rank[seat]] if state.rank else ""

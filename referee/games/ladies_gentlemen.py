@@ -50,8 +50,10 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from .base import Event, Game, Outcome, Result, Seat, Termination, Violation, evolve, made
+from .base import Event, Game, Outcome, Phrase, Result, Seat, Termination, Violation, broken, evolve, made
 
+# The roles as a flag's sentence says them, with their article.
+ROLE_WORDS = {"lady": Phrase("a lady"), "gentleman": Phrase("a gentleman"), "courtesan": Phrase("a courtesan")}
 DAYS = 6
 KINDS = ("wardrobe", "servant")
 RECENT = 8  # cards of a boutique a phone offers again once they are back under its deck
@@ -320,49 +322,49 @@ class LadiesAndGentlemen(Game[State]):
 
     # --- checks -----------------------------------------------------------------------
 
-    def _role(self, state: State, seat: int, allowed: str, doing: str) -> Iterator[Violation]:
+    def _role(self, state: State, seat: int, allowed: str, doing: Phrase) -> Iterator[Violation]:
         role = state.role(seat)
         if role not in allowed.split():
-            yield Violation("lg.role", f"{state.names[seat]} is a {role}; a {role} cannot {doing}.")
+            yield broken("lg.role", "%(name)s is %(role)s; %(role)s cannot %(doing)s.", name=state.names[seat], role=ROLE_WORDS[role], doing=doing)
 
     def _in_day(self, state: State) -> Iterator[Violation]:
         if state.day == 0:
-            yield Violation("lg.phase", "No day has started yet: log the day first.")
+            yield broken("lg.phase", "No day has started yet: log the day first.")
         elif state.ball:  # entries come only after the last day
-            yield Violation("lg.phase", "The Ball has begun.")
+            yield broken("lg.phase", "The Ball has begun.")
 
-    def _morning(self, state: State, what: str) -> Iterator[Violation]:
+    def _morning(self, state: State, what: Phrase) -> Iterator[Violation]:
         yield from self._in_day(state)
         if state.visits or state.evening:
-            yield Violation("lg.phase", f"{what} belongs to the morning, before the first visit.")
+            yield broken("lg.phase", "%(what)s belongs to the morning, before the first visit.", what=what)
 
     def _day_checks(self, state: State, event: Event) -> Iterator[Violation]:
         n = event["n"]
         if n > DAYS:
-            yield Violation("lg.phase", f"The game lasts {DAYS} days; then comes the Ball.")
+            yield broken("lg.phase", "The game lasts %(DAYS)s days; then comes the Ball.", DAYS=DAYS)
         elif n != state.day + 1:
-            yield Violation("lg.phase", f"Day {n} cannot start now: the next day is day {state.day + 1}.")
+            yield broken("lg.phase", "Day %(n)s cannot start now: the next day is day %(value)s.", n=n, value=state.day + 1)
         elif state.day and not state.day_over:
-            yield Violation("lg.phase", f"Day {state.day} is not over yet: {self._missing(state)}.")
+            yield self._not_over(state)
 
     def _number_checks(self, state: State, event: Event) -> Iterator[Violation]:
         seat, number = event["seat"], event["number"]
-        yield from self._role(state, seat, "gentleman", "take a number token")
-        yield from self._morning(state, "A number token")
+        yield from self._role(state, seat, "gentleman", Phrase("take a number token"))
+        yield from self._morning(state, Phrase("A number token"))
         if seat in state.numbers:
-            yield Violation("lg.phase", f"{state.names[seat]} already has number {state.numbers[seat]} today.")
+            yield broken("lg.phase", "%(name)s already has number %(numbers)s today.", name=state.names[seat], numbers=state.numbers[seat])
         g = len(state.teams)
         if not 1 <= number <= g:
-            yield Violation("lg.number", f"Number tokens are 1–{g}, not {number}.")
+            yield broken("lg.number", "Number tokens are 1–%(g)s, not %(number)s.", g=g, number=number)
         elif number in state.numbers.values():
             holder = next(s for s, n in state.numbers.items() if n == number)
-            yield Violation("lg.number", f"{state.names[holder]} already has number {number} today.")
+            yield broken("lg.number", "%(holder)s already has number %(number)s today.", holder=state.names[holder], number=number)
 
     def _window_checks(self, state: State, event: Event) -> Iterator[Violation]:
-        yield from self._morning(state, "A window card")
+        yield from self._morning(state, Phrase("A window card"))
         boutique = event["boutique"]  # one of the boutiques: the record checks it (card_errors)
         if boutique in state.windows:
-            yield Violation("lg.phase", f"{boutique} already has its window card today.")
+            yield broken("lg.phase", "%(boutique)s already has its window card today.", boutique=boutique)
         yield from self._card_free(state, event["card"]["name"])
 
     def _boutiques(self, state: State) -> list[str]:
@@ -371,78 +373,78 @@ class LadiesAndGentlemen(Game[State]):
     def _card_free(self, state: State, name: str) -> Iterator[Violation]:
         card = state.cards.get(name)
         if card is not None and card.place != "window":
-            yield Violation("lg.bill.card", f"{name} is not in a deck: it is already with {state.names[card.shopper]}.")
+            yield broken("lg.bill.card", "%(name)s is not in a deck: it is already with %(shopper)s.", name=name, shopper=state.names[card.shopper])
 
     def _income_checks(self, state: State, event: Event) -> Iterator[Violation]:
-        yield from self._role(state, event["seat"], "gentleman", "earn income")
+        yield from self._role(state, event["seat"], "gentleman", Phrase("earn income"))
         yield from self._in_day(state)
         if state.evening:
-            yield Violation("lg.phase", "Income is logged in the morning or the afternoon.")
+            yield broken("lg.phase", "Income is logged in the morning or the afternoon.")
 
     def _visit_checks(self, state: State, event: Event) -> Iterator[Violation]:
         seat, boutique = event["seat"], event["boutique"]
-        yield from self._role(state, seat, "lady courtesan", "go shopping")
+        yield from self._role(state, seat, "lady courtesan", Phrase("go shopping"))
         yield from self._in_day(state)
         if len(state.numbers) < len(state.gentlemen):
-            yield Violation("lg.phase", "Every gentleman takes his number token before the first visit.")
+            yield broken("lg.phase", "Every gentleman takes his number token before the first visit.")
         if state.evening:
-            yield Violation("lg.phase", "The afternoon is over.")
+            yield broken("lg.phase", "The afternoon is over.")
         if seat in state.visits:
-            yield Violation("lg.visit", f"{state.names[seat]} already visits {state.visits[seat]} today.")
+            yield broken("lg.visit", "%(name)s already visits %(visits)s today.", name=state.names[seat], visits=state.visits[seat])
 
     def _shop_checks(self, state: State, event: Event) -> Iterator[Violation]:
         seat, boutique = event["seat"], event["boutique"]
         name = state.names[seat]
-        yield from self._role(state, seat, "lady courtesan", "go shopping")
+        yield from self._role(state, seat, "lady courtesan", Phrase("go shopping"))
         yield from self._in_day(state)
         if not state.all_visited:
-            yield Violation("lg.phase", "Shopping starts when every shopper has chosen her boutique.")
+            yield broken("lg.phase", "Shopping starts when every shopper has chosen her boutique.")
             return
         if state.evening:
-            yield Violation("lg.phase", "The afternoon is over.")
+            yield broken("lg.phase", "The afternoon is over.")
         if state.visits.get(seat) != boutique:
-            yield Violation("lg.visit", f"{name} did not visit {boutique} today.")
+            yield broken("lg.visit", "%(name)s did not visit %(boutique)s today.", name=name, boutique=boutique)
             return
         shop = state.boutiques[boutique]
         if seat in shop.passed:
-            yield Violation("lg.take.order", f"{name} has passed and is out of {boutique} for today.")
+            yield broken("lg.take.order", "%(name)s has passed and is out of %(boutique)s for today.", name=name, boutique=boutique)
         elif len(shop.order) > 1 and shop.order[shop.next] != seat:
-            yield Violation("lg.take.order", f"In {boutique} it is {state.names[shop.order[shop.next]]}'s turn, not {name}'s.")
+            yield broken("lg.take.order", "In %(boutique)s it is %(name)s's turn, not %(name2)s's.", boutique=boutique, name=state.names[shop.order[shop.next]], name2=name)
         if event["type"] == "take":
             if event["card"]["kind"] == "servant" and state.servants.get(seat, 0) >= 1:
-                yield Violation("lg.take.servant", f"{name} already has a servant card from this visit.")
+                yield broken("lg.take.servant", "%(name)s already has a servant card from this visit.", name=name)
             yield from self._card_free(state, event["card"]["name"])
 
     def _evening(self, state: State) -> Iterator[Violation]:
         yield from self._in_day(state)
         if not state.all_visited:
             missing = [state.names[s] for s in state.shoppers if s not in state.visits]
-            yield Violation("lg.phase", f"The evening starts once every shopper has visited ({', '.join(missing)} not yet).")
+            yield broken("lg.phase", "The evening starts once every shopper has visited (%(names)s not yet).", names=tuple(missing))
 
     def _give_checks(self, state: State, event: Event) -> Iterator[Violation]:
         seat, to = event["seat"], event["to"]
-        yield from self._role(state, seat, "courtesan", "hand cards to the gentlemen")
+        yield from self._role(state, seat, "courtesan", Phrase("hand cards to the gentlemen"))
         if state.role(to) != "gentleman":
-            yield Violation("lg.role", f"{state.names[to]} is not a gentleman; the courtesan hands her cards to gentlemen.")
+            yield broken("lg.role", "%(to)s is not a gentleman; the courtesan hands her cards to gentlemen.", to=state.names[to])
         yield from self._evening(state)
         if state.billing:
-            yield Violation("lg.phase", "The courtesan hands on her cards before the first bill.")
+            yield broken("lg.phase", "The courtesan hands on her cards before the first bill.")
         card = state.cards.get(event["card"])
         if card is None or card.shopper != seat or card.place not in ("taken", "kept"):
-            yield Violation("lg.bill.card", f"The courtesan does not hold {event['card']} unpaid.")
+            yield broken("lg.bill.card", "The courtesan does not hold %(card)s unpaid.", card=event['card'])
 
-    def _gentleman_evening(self, state: State, event: Event, doing: str) -> Iterator[Violation]:
+    def _gentleman_evening(self, state: State, event: Event, doing: Phrase) -> Iterator[Violation]:
         seat = event["seat"]
         yield from self._role(state, seat, "gentleman", doing)
         yield from self._evening(state)
         if state.to_give():
-            yield Violation("lg.phase", f"The courtesan still holds {', '.join(c.name for c in state.to_give())} to hand on.")
+            yield broken("lg.phase", "The courtesan still holds %(cards)s to hand on.", cards=tuple(c.name for c in state.to_give()))
         if seat in state.done:
-            yield Violation("lg.phase", f"{state.names[seat]} is done for this evening.")
+            yield broken("lg.phase", "%(name)s is done for this evening.", name=state.names[seat])
 
     def _bill_checks(self, state: State, event: Event) -> Iterator[Violation]:
         seat, name, choice = event["seat"], event["card"], event["choice"]
-        yield from self._gentleman_evening(state, event, "pay bills")
+        yield from self._gentleman_evening(state, event, Phrase("pay bills"))
         if state.role(seat) != "gentleman":
             return
         card = state.cards.get(name)
@@ -450,23 +452,23 @@ class LadiesAndGentlemen(Game[State]):
         handed = card is not None and card.gentleman == seat and card.place in ("taken", "deferred", "given")
         is_window = window is not None and window.name == name and card is not None and card.place == "window"
         if name in state.settled or not (handed or (choice == "discount" and is_window)):
-            yield Violation("lg.bill.card", f"{name} was settled already this evening." if name in state.settled
-                            else f"{name} is not a bill of {state.names[seat]} this evening.")
+            yield (broken("lg.bill.card", "%(card)s was settled already this evening.", card=name) if name in state.settled
+                   else broken("lg.bill.card", "%(card)s is not a bill of %(name)s this evening.", card=name, name=state.names[seat]))
             return
         assert card is not None
         if choice == "defer" and card.shopper == state.courtesan:
-            yield Violation("lg.bill.defer", "A courtesan's card is paid or returned, never deferred.")
+            yield broken("lg.bill.defer", "A courtesan's card is paid or returned, never deferred.")
         if choice == "discount":
             lady = state.lady_of(seat)
             if not is_window:
-                yield Violation("lg.bill.discount", f"Only the window card of {state.boutique_of(seat)} can be had at a discount.")
+                yield broken("lg.bill.discount", "Only the window card of %(boutique_of)s can be had at a discount.", boutique_of=state.boutique_of(seat))
             elif any(b == state.boutique_of(seat) for b in state.visits.values()):
-                yield Violation("lg.bill.discount", f"{state.boutique_of(seat)} had a visitor today: no discount.")
+                yield broken("lg.bill.discount", "%(boutique_of)s had a visitor today: no discount.", boutique_of=state.boutique_of(seat))
             elif lady in state.discarded:
-                yield Violation("lg.bill.discount", f"{state.names[lady]} discarded a gossip card instead of the discount today.")
+                yield broken("lg.bill.discount", "%(lady)s discarded a gossip card instead of the discount today.", lady=state.names[lady])
         cost, money = self._cost(card, choice), state.money[seat]
         if money is not None and cost > money:
-            yield Violation("lg.money.short", f"{state.names[seat]} cannot pay £{cost}.")
+            yield broken("lg.money.short", "%(name)s cannot pay £%(cost)s.", name=state.names[seat], cost=cost)
 
     @staticmethod
     def _spent(money: int | None, cost: int) -> int | None:
@@ -478,78 +480,78 @@ class LadiesAndGentlemen(Game[State]):
 
     def _done_checks(self, state: State, event: Event) -> Iterator[Violation]:
         seat = event["seat"]
-        yield from self._gentleman_evening(state, event, "settle bills")
+        yield from self._gentleman_evening(state, event, Phrase("settle bills"))
         if state.role(seat) != "gentleman":
             return
         open_bills = [c.name for c in state.handed_to(seat) if c.name not in state.settled]
         if open_bills:
-            yield Violation("lg.phase", f"{state.names[seat]} has not settled {', '.join(open_bills)} yet.")
+            yield broken("lg.phase", "%(name)s has not settled %(cards)s yet.", name=state.names[seat], cards=tuple(open_bills))
         lady, courtesan = state.paid_lady.get(seat, 0), state.paid_courtesan.get(seat, 0)
         if courtesan > lady:
-            yield Violation("lg.bill.ratio", f"{state.names[seat]} paid {courtesan} courtesan card(s) but only {lady} of his lady's this evening.")
+            yield broken("lg.bill.ratio", "%(name)s paid %(courtesan)s courtesan card(s) but only %(lady)s of his lady's this evening.", name=state.names[seat], courtesan=courtesan, lady=lady)
 
     def _keep_checks(self, state: State, event: Event) -> Iterator[Violation]:
         seat, names = event["seat"], event["cards"]
-        yield from self._role(state, seat, "courtesan", "keep cards")
+        yield from self._role(state, seat, "courtesan", Phrase("keep cards"))
         yield from self._in_day(state)
         if not state.day_over:
-            yield Violation("lg.phase", "The courtesan keeps cards once every gentleman is done.")
+            yield broken("lg.phase", "The courtesan keeps cards once every gentleman is done.")
         if state.kept:
-            yield Violation("lg.keep", "The courtesan has kept her cards for this evening already.")
+            yield broken("lg.keep", "The courtesan has kept her cards for this evening already.")
         if len(names) > 3 or len(set(names)) != len(names):
-            yield Violation("lg.keep", f"The courtesan keeps at most 3 different cards, not {len(names)}.")
+            yield broken("lg.keep", "The courtesan keeps at most 3 different cards, not %(count)s.", count=len(names))
         returned = {c.name for c in state.cards.values() if c.place == "returned-to-courtesan"}
         strangers = [n for n in names if n not in returned]
         if strangers:
-            yield Violation("lg.keep", f"{', '.join(strangers)} did not come back to the courtesan unpaid this evening.")
+            yield broken("lg.keep", "%(cards)s did not come back to the courtesan unpaid this evening.", cards=tuple(strangers))
 
     def _gossip_checks(self, state: State, event: Event) -> Iterator[Violation]:
         seat, to = event["seat"], event["to"]
-        yield from self._role(state, seat, "lady courtesan", "pass gossip")
+        yield from self._role(state, seat, "lady courtesan", Phrase("pass gossip"))
         if to == seat or to not in state.shoppers:
-            yield Violation("lg.role", f"Gossip goes to another shopper, not to {state.names[to]}.")
+            yield broken("lg.role", "Gossip goes to another shopper, not to %(to)s.", to=state.names[to])
         yield from self._in_day(state)
         if not state.gossip_variant:
-            yield Violation("lg.gossip", "This game is played without gossip.")
+            yield broken("lg.gossip", "This game is played without gossip.")
         elif seat in state.gossiped:
-            yield Violation("lg.gossip", f"{state.names[seat]} has passed a gossip card today already.")
+            yield broken("lg.gossip", "%(name)s has passed a gossip card today already.", name=state.names[seat])
         elif state.gossip_own.get(seat, 0) + state.gossip_received.get(seat, 0) == 0:
-            yield Violation("lg.gossip", f"{state.names[seat]} holds no gossip card.")
+            yield broken("lg.gossip", "%(name)s holds no gossip card.", name=state.names[seat])
 
     def _discard_checks(self, state: State, event: Event) -> Iterator[Violation]:
         seat = event["seat"]
-        yield from self._role(state, seat, "lady", "discard gossip for her boutique")
+        yield from self._role(state, seat, "lady", Phrase("discard gossip for her boutique"))
         yield from self._evening(state)
         if state.day_over:
-            yield Violation("lg.phase", "Gossip is discarded before the last gentleman is done.")
+            yield broken("lg.phase", "Gossip is discarded before the last gentleman is done.")
         if not state.gossip_variant:
-            yield Violation("lg.gossip", "This game is played without gossip.")
+            yield broken("lg.gossip", "This game is played without gossip.")
             return
         if state.role(seat) != "lady":
             return
         boutique = f"team-{seat}"
         if state.gossip_own.get(seat, 0) == 0:
-            yield Violation("lg.gossip", f"{state.names[seat]} holds none of the gossip cards she started with.")
+            yield broken("lg.gossip", "%(name)s holds none of the gossip cards she started with.", name=state.names[seat])
         elif seat in state.discarded:
-            yield Violation("lg.gossip", f"{state.names[seat]} has discarded a gossip card today already.")
+            yield broken("lg.gossip", "%(name)s has discarded a gossip card today already.", name=state.names[seat])
         elif boutique in state.visits.values():
-            yield Violation("lg.gossip", f"{boutique} had a visitor today.")
+            yield broken("lg.gossip", "%(boutique)s had a visitor today.", boutique=boutique)
         elif seat in state.discounted:
-            yield Violation("lg.gossip", f"{state.names[state.gentleman_of(seat)]} took the discount today.")
+            yield broken("lg.gossip", "%(name)s took the discount today.", name=state.names[state.gentleman_of(seat)])
 
     def _ball_checks(self, state: State, event: Event) -> Iterator[Violation]:
         seat = event["seat"]
-        yield from self._role(state, seat, "lady courtesan", "be scored at the Ball")
+        yield from self._role(state, seat, "lady courtesan", Phrase("be scored at the Ball"))
         if state.day < DAYS or not state.day_over:
-            yield Violation("lg.phase", f"The Ball comes after day {DAYS} is over.")
+            yield broken("lg.phase", "The Ball comes after day %(DAYS)s is over.", DAYS=DAYS)
         elif seat in state.ball:
-            yield Violation("lg.phase", f"{state.names[seat]}'s elegance is entered already.")
+            yield broken("lg.phase", "%(name)s's elegance is entered already.", name=state.names[seat])
 
-    def _missing(self, state: State) -> str:
+    def _not_over(self, state: State) -> Violation:
         if not state.all_visited:
-            return "visits are missing"
-        waiting = [state.names[g] for g in state.gentlemen if g not in state.done]
-        return f"{', '.join(waiting)} not done"
+            return broken("lg.phase", "Day %(day)s is not over yet: visits are missing.", day=state.day)
+        waiting = tuple(state.names[g] for g in state.gentlemen if g not in state.done)
+        return broken("lg.phase", "Day %(day)s is not over yet: %(names)s not done.", day=state.day, names=waiting)
 
     # --- effects ----------------------------------------------------------------------
 

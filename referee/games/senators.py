@@ -47,7 +47,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from .base import Event, Game, Outcome, Result, Seat, Termination, Violation, evolve, replace_at
+from .base import Event, Game, Outcome, Result, Seat, Termination, Violation, broken, evolve, replace_at
 
 COLOURS = ("red", "orange", "yellow", "green", "blue", "purple")
 OFFICES = ("governor", "censor", "consul", "quaestor")
@@ -356,7 +356,7 @@ class Senators(Game[State]):
     def _alive_checks(self, state: State, event: Event) -> Iterator[Violation]:
         seat = event["seat"]
         if not state.alive(seat):
-            yield Violation("sen.eliminated", f"{state.names[seat]} has no senators left and is out of the game.")
+            yield broken("sen.eliminated", "%(name)s has no senators left and is out of the game.", name=state.names[seat])
 
     def knowing(self, state: State, seats: frozenset[int]) -> State:
         """Recorded hands of other seats taken out."""
@@ -375,24 +375,24 @@ class Senators(Game[State]):
             kind = office_type(card)
             holder = self._in_hand(state, card, seat)
             if kind is not None and kind not in state.offices:
-                yield Violation("sen.card.unknown", f"The {kind} office is not in play in this game.")
+                yield broken("sen.card.unknown", "The %(kind)s office is not in play in this game.", kind=kind)
             elif card in state.places or cards.count(card) > 1:
-                yield Violation("sen.card.unknown", f"{card} is already in play or out of it; each card exists once.")
+                yield broken("sen.card.unknown", "%(card)s is already in play or out of it; each card exists once.", card=card)
             elif holder is not None:
-                yield Violation("sen.card.unknown", f"{card} is one of {state.names[holder]}'s recorded starting cards.")
+                yield broken("sen.card.unknown", "%(card)s is one of %(holder)s's recorded starting cards.", card=card, holder=state.names[holder])
 
     def _hand_checks(self, state: State, event: Event) -> Iterator[Violation]:
         seat = event["seat"]
         yield from self._alive_checks(state, event)
         if state.started:
-            yield Violation("sen.turn", "Starting hands are logged before the first event card.")
+            yield broken("sen.turn", "Starting hands are logged before the first event card.")
         if state.hands[seat] is not None:
-            yield Violation("sen.turn", f"{state.names[seat]}'s starting hand is already logged.")
+            yield broken("sen.turn", "%(name)s's starting hand is already logged.", name=state.names[seat])
         yield from self._entering(state, event["cards"], seat)
 
     def _event_checks(self, state: State, event: Event) -> Iterator[Violation]:
         if state.started and not state.action_done:
-            yield Violation("sen.turn", f"{state.names[state.active]}'s action is not finished yet: {self._waiting_for(state)}.")
+            yield self._unfinished(state)
 
     def _adjust_checks(self, state: State, event: Event) -> Iterator[Violation]:
         seat, name = event["seat"], state.names[event["seat"]]
@@ -400,34 +400,34 @@ class Senators(Game[State]):
         office = event.get("office")
         if office is not None:
             if not self._cashing(state, seat):
-                yield Violation("sen.action.order", f"{name} plays an office only while cashing in.")
+                yield broken("sen.action.order", "%(name)s plays an office only while cashing in.", name=name)
             if state.places.get(office, ("", -1))[1] != seat or state.places[office][0] not in ("up", "down"):
-                yield Violation("sen.card.owner", f"{name} does not hold {office}.")
+                yield broken("sen.card.owner", "%(name)s does not hold %(office)s.", name=name, office=office)
         if state.money[seat] + event.get("money", 0) < 0:
-            yield Violation("sen.money.short", f"{name} has only {state.money[seat]}; he must sell senators first.")
+            yield broken("sen.money.short", "%(name)s has only %(money)s; he must sell senators first.", name=name, money=state.money[seat])
         if state.senators[seat] + event.get("senators", 0) < 0:
-            yield Violation("sen.senators.none", f"{name} has only {state.senators[seat]} senators.")
+            yield broken("sen.senators.none", "%(name)s has only %(senators)s senators.", name=name, senators=state.senators[seat])
 
     def _active_checks(self, state: State, event: Event) -> Iterator[Violation]:
         """The acting seat is the active player in his action phase."""
         seat = event["seat"]
         yield from self._alive_checks(state, event)
         if not state.started:
-            yield Violation("sen.turn", "The first event card has not been drawn yet.")
+            yield broken("sen.turn", "The first event card has not been drawn yet.")
         elif seat != state.active:
-            yield Violation("sen.turn", f"It is {state.names[state.active]}'s turn, not {state.names[seat]}'s.")
+            yield broken("sen.turn", "It is %(active)s's turn, not %(name)s's.", active=state.names[state.active], name=state.names[seat])
 
     def _start_checks(self, state: State, event: Event) -> Iterator[Violation]:
         yield from self._active_checks(state, event)
         if state.action is not None or state.action_done:
-            yield Violation("sen.turn", f"{state.names[state.active]} has already chosen this turn's action.")
+            yield broken("sen.turn", "%(active)s has already chosen this turn's action.", active=state.names[state.active])
 
     def _auction_checks(self, state: State, event: Event) -> Iterator[Violation]:
         yield from self._start_checks(state, event)
         cards = event["cards"]
         offices = [c for c in cards if office_type(c)]
         if len(cards) - len(offices) > 3 or len(offices) > 1:
-            yield Violation("sen.auction.cards", f"An auction shows at most 3 resource cards and one office, not {len(cards) - len(offices)} and {len(offices)}.")
+            yield broken("sen.auction.cards", "An auction shows at most 3 resource cards and one office, not %(value)s and %(count)s.", value=len(cards) - len(offices), count=len(offices))
         yield from self._entering(state, cards)
 
     def _bid_checks(self, state: State, event: Event) -> Iterator[Violation]:
@@ -435,78 +435,80 @@ class Senators(Game[State]):
         yield from self._alive_checks(state, event)
         auction = state.action
         if not isinstance(auction, Auction) or auction.deciding:
-            yield Violation("sen.turn", "No auction is taking bids now.")
+            yield broken("sen.turn", "No auction is taking bids now.")
             return
         if seat != auction.bidders[0]:
-            yield Violation("sen.turn", f"It is {state.names[auction.bidders[0]]}'s bid, not {name}'s." if seat in auction.bidders
-                            else f"{name} does not bid in this auction (once each, not the active player).")
+            yield (broken("sen.turn", "It is %(bidder)s's bid, not %(name)s's.", bidder=state.names[auction.bidders[0]], name=name) if seat in auction.bidders
+                   else broken("sen.turn", "%(name)s does not bid in this auction (once each, not the active player).", name=name))
         for card, price in event["bids"].items():
             if card not in auction.cards:
-                yield Violation("sen.bid.card", f"{card} is not in this auction.")
+                yield broken("sen.bid.card", "%(card)s is not in this auction.", card=card)
                 continue
             high = auction.high.get(card, (0, -1))[0]
             if price <= high or price < 1:
-                yield Violation("sen.bid.higher", f"{name} bids {price} on {card}; it must be above {high}." if high else f"{name} bids {price} on {card}; a bid is at least 1.")
+                yield (broken("sen.bid.higher", "%(name)s bids %(price)s on %(card)s; it must be above %(high)s.", name=name, price=price, card=card, high=high) if high
+                       else broken("sen.bid.higher", "%(name)s bids %(price)s on %(card)s; a bid is at least 1.", name=name, price=price, card=card))
 
     def _decide_checks(self, state: State, event: Event) -> Iterator[Violation]:
         seat, card = event["seat"], event["card"]
         yield from self._alive_checks(state, event)
         auction = state.action
         if seat != state.active:
-            yield Violation("sen.turn", f"Only {state.names[state.active]} decides the auction.")
+            yield broken("sen.turn", "Only %(active)s decides the auction.", active=state.names[state.active])
         if not isinstance(auction, Auction) or not auction.deciding:
-            yield Violation("sen.action.order", "No auction waits for decisions.")
+            yield broken("sen.action.order", "No auction waits for decisions.")
             return
         if card not in auction.high or card in auction.decided:
-            yield Violation("sen.decide.card", f"{card} got no bid." if card not in auction.high else f"{card} is decided already.")
+            yield (broken("sen.decide.card", "%(card)s got no bid.", card=card) if card not in auction.high
+                   else broken("sen.decide.card", "%(card)s is decided already.", card=card))
             return
         price, bidder = auction.high[card]
         payer = bidder if event["choice"] == "sell" else seat
         if state.money[payer] < price:
-            yield Violation("sen.money.short", f"{state.names[payer]} cannot pay {price} for {card}.")
+            yield broken("sen.money.short", "%(payer)s cannot pay %(price)s for %(card)s.", payer=state.names[payer], price=price, card=card)
 
     def _demand_checks(self, state: State, event: Event) -> Iterator[Violation]:
         seat, target, card = event["seat"], event["target"], event["card"]
         yield from self._active_checks(state, event)
         blackmail = state.action
         if not isinstance(blackmail, Blackmail):
-            yield Violation("sen.turn", f"{state.names[seat]} demands cards only in a blackmail.")
+            yield broken("sen.turn", "%(name)s demands cards only in a blackmail.", name=state.names[seat])
             return
         if blackmail.pending is not None:
-            yield Violation("sen.turn", f"{state.names[blackmail.pending[0]]} has not answered the last demand yet.")
+            yield broken("sen.turn", "%(name)s has not answered the last demand yet.", name=state.names[blackmail.pending[0]])
         if target == seat or not state.alive(target):
-            yield Violation("sen.action.order", "A demand goes to another player still in the game.")
+            yield broken("sen.action.order", "A demand goes to another player still in the game.")
         if state.places.get(card) != ("up", target):
-            yield Violation("sen.card.owner", f"{state.names[target]} has no face-up {card}.")
+            yield broken("sen.card.owner", "%(target)s has no face-up %(card)s.", target=state.names[target], card=card)
         if target in blackmail.demanded:
-            yield Violation("sen.demand.twice", f"{state.names[target]} has had a demand in this blackmail already.")
+            yield broken("sen.demand.twice", "%(target)s has had a demand in this blackmail already.", target=state.names[target])
 
     def _answer_checks(self, state: State, event: Event) -> Iterator[Violation]:
         seat = event["seat"]
         yield from self._alive_checks(state, event)
         blackmail = state.action
         if not isinstance(blackmail, Blackmail) or blackmail.pending is None:
-            yield Violation("sen.action.order", "There is no demand to answer.")
+            yield broken("sen.action.order", "There is no demand to answer.")
             return
         target, card, price = blackmail.pending
         if seat != target:
-            yield Violation("sen.turn", f"The demand is to {state.names[target]}, not {state.names[seat]}.")
+            yield broken("sen.turn", "The demand is to %(target)s, not %(name)s.", target=state.names[target], name=state.names[seat])
             return
         payer = state.active if event["choice"] == "sell" else target
         if state.money[payer] < price:
-            yield Violation("sen.money.short", f"{state.names[payer]} cannot pay {price}.")
+            yield broken("sen.money.short", "%(payer)s cannot pay %(price)s.", payer=state.names[payer], price=price)
 
     def _join_checks(self, state: State, event: Event) -> Iterator[Violation]:
         seat = event["seat"]
         yield from self._alive_checks(state, event)
         cash_in = state.action
         if not isinstance(cash_in, CashIn) or not cash_in.queue or cash_in.casher is not None:
-            yield Violation("sen.turn", "No one may join a cash-in now.")
+            yield broken("sen.turn", "No one may join a cash-in now.")
             return
         if seat != cash_in.queue[0]:
-            yield Violation("sen.turn", f"It is {state.names[cash_in.queue[0]]}'s turn to join or pass, not {state.names[seat]}'s.")
+            yield broken("sen.turn", "It is %(name)s's turn to join or pass, not %(name2)s's.", name=state.names[cash_in.queue[0]], name2=state.names[seat])
         elif event["choice"] == "pay" and state.money[seat] < JOIN_PRICE:
-            yield Violation("sen.money.short", f"{state.names[seat]} cannot pay {JOIN_PRICE} to join.")
+            yield broken("sen.money.short", "%(name)s cannot pay %(JOIN_PRICE)s to join.", name=state.names[seat], JOIN_PRICE=JOIN_PRICE)
 
     def _cashing(self, state: State, seat: int) -> bool:
         return isinstance(state.action, CashIn) and state.action.casher == seat
@@ -514,7 +516,7 @@ class Senators(Game[State]):
     def _casher_checks(self, state: State, event: Event) -> Iterator[Violation]:
         yield from self._alive_checks(state, event)
         if not self._cashing(state, event["seat"]):
-            yield Violation("sen.action.order", f"{state.names[event['seat']]} is not cashing in now.")
+            yield broken("sen.action.order", "%(name)s is not cashing in now.", name=state.names[event['seat']])
 
     def _owned(self, state: State, seat: int, cards: Sequence[str]) -> Iterator[Violation]:
         """Cards the seat holds (face up, face down, in its recorded hand), or may use as
@@ -529,18 +531,18 @@ class Senators(Game[State]):
             if place is None and resource(card) and hand is None and self._in_hand(state, card, seat) is None:
                 unseen += 1
                 continue
-            yield Violation("sen.card.owner", f"{state.names[seat]} does not hold {card}.")
+            yield broken("sen.card.owner", "%(name)s does not hold %(card)s.", name=state.names[seat], card=card)
             return
         if state.unseen_used[seat] + unseen > 3:
-            yield Violation("sen.card.owner", f"{state.names[seat]} has only 3 starting cards; more unseen cards cannot be his.")
+            yield broken("sen.card.owner", "%(name)s has only 3 starting cards; more unseen cards cannot be his.", name=state.names[seat])
 
     def _sell_set_checks(self, state: State, event: Event) -> Iterator[Violation]:
         seat, cards = event["seat"], event["cards"]
         yield from self._casher_checks(state, event)
         yield from self._owned(state, seat, [*cards, *([event["office"]] if "office" in event else [])])
         if set_payout(cards, "office" in event) is None:
-            yield Violation("sen.set.invalid", f"{' '.join(cards)} is not a set" + (" (with the quaestor: 3 resource cards)." if "office" in event else
-                            ": 3 cards of one colour or 3 of one value, at most one governor of their colour."))
+            yield (broken("sen.set.invalid", "%(cards)s is not a set (with the quaestor: 3 resource cards).", cards=tuple(cards)) if "office" in event
+                   else broken("sen.set.invalid", "%(cards)s is not a set: 3 cards of one colour or 3 of one value, at most one governor of their colour.", cards=tuple(cards)))
 
     def _buy_checks(self, state: State, event: Event) -> Iterator[Violation]:
         seat = event["seat"]
@@ -549,7 +551,7 @@ class Senators(Game[State]):
             yield from self._owned(state, seat, [event["office"]])
         cost = event["count"] * self._senator_price(state, "office" in event)
         if state.money[seat] < cost:
-            yield Violation("sen.money.short", f"{state.names[seat]} cannot pay {cost} for {event['count']} senators.")
+            yield broken("sen.money.short", "%(name)s cannot pay %(cost)s for %(count)s senators.", name=state.names[seat], cost=cost, count=event['count'])
 
     def _senator_price(self, state: State, consul_now: bool) -> int:
         cash_in = state.action
@@ -717,17 +719,22 @@ class Senators(Game[State]):
 
     # --- the end, the view and the result ---------------------------------------------
 
-    def _waiting_for(self, state: State) -> str:
-        names, action = state.names, state.action
+    def _unfinished(self, state: State) -> Violation:
+        """An event while the active player's action is not finished: what it waits for."""
+        names, action, active = state.names, state.action, state.names[state.active]
         if action is None:
-            return "an auction, a blackmail or a cash-in"
+            return broken("sen.turn", "%(active)s's action is not finished yet: an auction, a blackmail or a cash-in.", active=active)
         if isinstance(action, Auction):
-            return f"{names[action.bidders[0]]}'s bid" if action.bidders else "decisions on " + ", ".join(action.open_decisions)
+            if action.bidders:
+                return broken("sen.turn", "%(active)s's action is not finished yet: %(name)s's bid.", active=active, name=names[action.bidders[0]])
+            return broken("sen.turn", "%(active)s's action is not finished yet: decisions on %(cards)s.", active=active, cards=tuple(action.open_decisions))
         if isinstance(action, Blackmail):
-            return f"{names[action.pending[0]]}'s answer" if action.pending else "nothing"
+            if action.pending:
+                return broken("sen.turn", "%(active)s's action is not finished yet: %(name)s's answer.", active=active, name=names[action.pending[0]])
+            return broken("sen.turn", "%(active)s's action is not finished yet: nothing.", active=active)
         if action.casher is not None:
-            return f"{names[action.casher]} to finish cashing in"
-        return f"{names[action.queue[0]]} to join or pass"
+            return broken("sen.turn", "%(active)s's action is not finished yet: %(name)s to finish cashing in.", active=active, name=names[action.casher])
+        return broken("sen.turn", "%(active)s's action is not finished yet: %(name)s to join or pass.", active=active, name=names[action.queue[0]])
 
     @staticmethod
     def _to_act(state: State) -> list[int]:

@@ -58,7 +58,7 @@ from ..stats import minutes, span
 from .icon import icon_png
 from .news import missed, news
 from .notation import read_token
-from .words import EOTM_KINDS, ball_verdict, boutique_text, card_text, colour, day, duration, ending, say, senators_tie
+from .words import EOTM_KINDS, ball_verdict, flag_words, boutique_text, card_text, colour, day, duration, ending, say, senators_tie
 
 bp = Blueprint("pages", __name__)
 htmx = HTMX()
@@ -136,14 +136,12 @@ def rule_texts(game: str) -> dict[str, str]:
     return {rule: gettext(text) for rule, text in {**CORE_RULES, **GAMES[game].rules}.items()}
 
 
-def flag_sentence(game: str, flag: dict[str, Any]) -> Markup:
-    """A flag for the table. The games word their flags in English with the names and cards
-    of the move; in German the rule's own German sentence leads and that detail follows."""
-    message = flag.get("message") or ""
-    german = rule_texts(game).get(flag.get("rule") or "") if get_locale().language != "en" else None
-    if german is None:
-        return Markup.escape(message)
-    return Markup('{}<br><small class="muted" lang="en">{}</small>').format(german[:1].upper() + german[1:] + ".", message)
+def flag_sentence(game: str, flag: dict[str, Any], names: Any = ()) -> Markup:
+    """A flag for the table, in the chosen language (`words.flag_words`) when the page hands
+    over the game's own violation (`said`); else its message as the game worded it."""
+    said = flag.get("said")
+    worded = None if said is None else flag_words(said, names)
+    return Markup.escape(flag.get("message") or "" if worded is None else worded)
 
 
 def end_sentence(fold: Fold, sight: Sight) -> Markup:
@@ -375,8 +373,8 @@ def table_context(game_id: str, fold: Fold, caller: Caller, error: str | None = 
         event = store.event(game_id, flagged_seq) or {}
         mine = caller.is_host or (seat is not None and event.get("by") == seat)  # what this phone may void
         rulable = caller.is_host and event.get("type") not in fold.game.private_events and not violation.rule.startswith("core.")
-        flagged.append({"seq": flagged_seq, **flag_json(violation), "mine": mine, "rulable": rulable})
-    clashes = [{"seq": seq, **flag_json(clash)} for seq, clash in fold.clashes_for(sight)][-5:]
+        flagged.append({"seq": flagged_seq, **flag_json(violation), "said": violation, "mine": mine, "rulable": rulable})
+    clashes = [{"seq": seq, **flag_json(clash), "said": clash} for seq, clash in fold.clashes_for(sight)][-5:]
     recent = store.events(game_id, after=fold.seq - 6)
     view = fold.view(seat, sight)
     moves = [e for e in recent if e["type"] not in ("note", "void") and not fold.withdrawn_at(e["seq"])]
@@ -636,6 +634,11 @@ def history(game_id: str) -> str:
         fold = referee().tables.fold_at(game_id, trusted=sight.everything, official=True)
     then = referee().tables.fold_at(game_id, at, trusted=sight.everything, official=official) if at is not None else None
     events = [event_json(fold, e, sight) for e in referee().tables.store.events(game_id)]
+    for event in events:  # each flag with the game's own violation, to be worded in this phone's language
+        if event["violation"]:
+            event["violation"]["said"] = fold.violation_at(event["seq"])
+        if event["withdrawn"] and event["withdrawn"]["rule"]:
+            event["withdrawn"]["said"] = fold.withdrawn_at(event["seq"]).flag  # type: ignore[union-attr]
     reasons = {e["seq"]: e.get("reason") for e in events if e["type"] == "void"}
     # Where it went wrong: the first flag, standing or withdrawn by a correction.
     flagged = [e for e in events if e["violation"] or (e["withdrawn"] and e["withdrawn"]["rule"]) or e["type"] == "void"]

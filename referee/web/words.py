@@ -11,7 +11,10 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from flask_babel import get_locale, gettext, lazy_gettext
+from flask_babel import get_locale, gettext, lazy_gettext, ngettext
+
+from ..games.base import Count, Phrase, Violation, Word
+from ..games.karriere_poker import Played
 
 COLOURS = {"red": lazy_gettext("red"), "orange": lazy_gettext("orange"), "yellow": lazy_gettext("yellow"),
            "green": lazy_gettext("green"), "blue": lazy_gettext("blue"), "purple": lazy_gettext("purple")}
@@ -40,6 +43,42 @@ ENDINGS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
 ]
 
 
+def flag_words(violation: Violation, names: Any) -> str | None:
+    """A flag's sentence in the chosen language, with cards, kinds and boutiques named as the
+    app names them elsewhere: the game's template (in the catalogue) with its values worded
+    here. None for a message the game made whole (no template)."""
+    if not violation.template:
+        return None
+    return gettext(violation.template) % {key: value_words(value, names) for key, value in violation.values}
+
+
+def value_words(value: Any, names: Any) -> str:
+    """One value of a flag's sentence in words: a count ("three 7s"; "3 Karten", "2 × 7"), a play's
+    cards, a game's phrase, a card or kind, a boutique by its lady; a player's name as it is."""
+    if isinstance(value, tuple):
+        return ", ".join(value_words(item, names) for item in value)
+    if isinstance(value, (Count, Played)) and get_locale().language == "en":
+        return str(value)  # as players say it: "three 7s", "two 9s (one a joker)"
+    if isinstance(value, Count):
+        if value.noun == "card":
+            return ngettext("%(num)s card", "%(num)s cards", value.count)
+        return f"{value.count} × {gettext('Joker') if value.noun == 'joker' else value.noun}"
+    if isinstance(value, Played):
+        return " ".join(gettext("Joker") if card == "J" else str(card) for card in value.cards)
+    if isinstance(value, Phrase):
+        return gettext(value.text)
+    if isinstance(value, Word):
+        token = value.token
+        if isinstance(token, int):  # an Employee of the Month distrust card
+            return f"{gettext('distrust')} {token}"
+        return ending(token) or str(EOTM_KINDS.get(token, "")) or card_text(token)
+    if isinstance(value, str) and value not in names:
+        if value.startswith("team-"):
+            return boutique_text(names, value)
+        return str(OFFICES[value]) if value in OFFICES else say(value)
+    return str(value)
+
+
 def ending(reason: str) -> str | None:
     """A game's own ending in the chosen language; None for one it does not word (typed)."""
     for pattern, said in ENDINGS:
@@ -55,7 +94,7 @@ def colour(name: str) -> str:
 
 
 def card_text(card: Any) -> str:
-    """A card's name as the table reads it: "rot-7", "Konsul", "Statthalter (blau)",
+    """A card's name as the table reads it: "rot 7", "Konsul", "Statthalter (blau)",
     "Garderobe 3", "Kollege 8"; anything else as it is."""
     text = str(card)
     if text.startswith("office-"):
@@ -67,7 +106,7 @@ def card_text(card: Any) -> str:
         if name in LG_KINDS:
             return f"{LG_KINDS[name]} {value}"
         if name in COLOURS:
-            return f"{COLOURS[name]}-{value}"
+            return f"{COLOURS[name]} {value}"
         if name in EOTM_KINDS:
             return f"{EOTM_KINDS[name]} {value}"
     return text

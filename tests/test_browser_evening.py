@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Route, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
-from test_browser import SERVER_DB, browser, new_table, phone, phones_put_away, server, shot  # noqa: F401 (fixtures)
+from test_browser import IN_SIGHT, SERVER_DB, api, assert_beat_in_sight, browser, new_table, phone, phones_put_away, server, shot, token_of  # noqa: F401 (fixtures)
 from test_browser_at_the_table import speak
 
 pytestmark = pytest.mark.browser
@@ -30,7 +32,7 @@ def test_a_double_tap_on_a_slow_connection_is_one_move_and_no_error(server: str,
         route.continue_()
 
     # Numbers 10–36 stay on one line: every card button is as tall as the "1".
-    heights = anna.locator("#table .grid .pick").evaluate_all("cards => cards.map(c => Math.round(c.getBoundingClientRect().height))")
+    heights = anna.locator("#table form:has(input[value=high]) .grid .pick").evaluate_all("cards => cards.map(c => Math.round(c.getBoundingClientRect().height))")
     assert heights and max(heights) == min(heights), heights
     shot(anna, f"evening-cards-{language}")
     anna.route("**/log", slowly)
@@ -118,3 +120,55 @@ def test_a_hand_is_logged_by_tapping_cards_with_their_counts_joker_included(serv
     shown = ben.locator(".panel p", has_text={"en": "Your hand", "de": "Deine Hand"}[language]).locator(".card")
     expect(shown).to_have_count(13)
     assert host.locator("#hand-cards").count() == 0  # a hand is its seat's own
+
+
+def ben_bids_higher(page: Page) -> None:
+    page.locator("form button[name=card][value='boss-7']").click()
+
+
+def ben_raises(page: Page) -> None:
+    page.select_option("#count", "2")
+    page.locator("button[name=pick][value='9']").click()
+
+
+def ben_lays_higher(page: Page) -> None:
+    page.locator("form:has(input[value=high]) label.pick", has_text="20").click()
+    page.locator("form:has(input[value=high]) button.primary").click()
+
+
+# Each game: its seats, what the table logs before Ben's turn (through the API), and Ben's move on his phone.
+TURNS: dict[str, tuple[list[str], list[dict[str, Any]], Callable[[Page], None]]] = {
+    "karriere-poker": (["Anna", "Ben", "Cem", "Dora"], [{"type": "deal", "dealer": 3}, {"type": "play", "seat": 0, "cards": [7, 7]}], ben_raises),
+    "ftw": (["Anna", "Ben", "Cem"], [{"type": "high", "seat": 0, "card": 5}], ben_lays_higher),
+    "employee-of-the-month": (["Anna", "Ben", "Cem"], [
+        {"type": "start", "row": ["colleague-9", "boss-1", "boss-7", "colleague-10", "colleague-4", "boss-10", "colleague-10"], "distrust": 4, "points": "popularity-6"},
+        {"type": "bid", "seat": 0, "card": "colleague-4"}], ben_bids_higher),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize("game", sorted(TURNS))
+def test_what_to_beat_stays_in_sight_when_the_turn_comes_on_your_move_and_after_it(server: str, browser: Browser, game: str, language: str) -> None:
+    # Ben reads the bottom of his table (Latest) when Anna's move comes in: his turn has
+    # come, so what he must beat is brought into sight. "Your move" shows it right above his
+    # controls, in one screen. After his move it is still in sight, not only Latest.
+    seats, before, move = TURNS[game]
+    host, phones = new_table(browser, server, game, seats, ("Ben",))
+    ben = phones["Ben"]
+    speak(ben, language, server)
+    game_id = ben.url.split("/g/")[1].split("/")[0]
+    for body in before[:-1]:
+        api(server, f"/api/games/{game_id}/events", token_of(host), body)
+    expect(ben.locator(f"#table[data-seq='{len(before) - 1}']")).to_be_attached()
+    ben.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    api(server, f"/api/games/{game_id}/events", token_of(host), before[-1])
+    expect(ben.locator(f"#table[data-seq='{len(before)}'] .turnbar.mine")).to_be_attached()
+    assert_beat_in_sight(ben)
+    ben.evaluate("window.scrollTo(0, 0)")
+    ben.locator(".turnbar a[href='#actions']").click()
+    assert ben.evaluate(IN_SIGHT, "#actions ~ * [data-beat], #actions ~ [data-beat]")
+    assert ben.evaluate(IN_SIGHT, "#actions ~ form button, #actions ~ form label.pick")  # his controls, in the same screen
+    shot(ben, f"evening-your-move-{game}-{language}")
+    move(ben)
+    expect(ben.locator(f"#table[data-seq='{len(before) + 1}']")).to_be_attached()
+    assert_beat_in_sight(ben)

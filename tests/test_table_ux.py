@@ -259,15 +259,16 @@ RAW_TOKEN = re.compile(r"\b(?:red|orange|yellow|green|blue|purple|colleague|boss
 
 @pytest.mark.parametrize("sample", sorted(p.stem for p in EVENTS_DIR.glob("*.jsonl")))
 def test_the_pages_of_every_sample_name_cards_in_words_and_flags_in_the_chosen_language(client: FlaskClient, sample: str) -> None:
-    # The host imported the sample: the table, every page of the history and the scores,
-    # in English and in German. No record token ("popularity-6", "red-5", "team-2") reaches
+    # The host imported the sample: the table, every page of the history, the table as it
+    # was at every 10th event, and the scores, in English and in German. No record token ("popularity-6", "red-5", "team-2") reaches
     # the reader, and in German no flag is left in the game's English words.
     text = (EVENTS_DIR / f"{sample}.jsonl").read_text(encoding="utf-8")
     game_id = client.post("/import", data={"text": text}).headers["Location"].split("/")[2]
     events = client.get(f"/api/games/{game_id}/events").json["events"]
     messages = {e["violation"]["message"] for e in events if e["violation"]} | {e["withdrawn"]["message"] for e in events if e["withdrawn"] and e["withdrawn"]["message"]}
     history_pages = -(-len(events) // 100)
-    paths = [f"/g/{game_id}", f"/g/{game_id}/result", *(f"/g/{game_id}/history?page={n}" for n in range(1, history_pages + 1))]
+    paths = [f"/g/{game_id}", f"/g/{game_id}/result", *(f"/g/{game_id}/history?page={n}" for n in range(1, history_pages + 1)),
+             *(f"/g/{game_id}/history?at={seq}" for seq in range(2, len(events), 10))]  # the table as it was, every 10th event
     for language in ("en", "de"):
         client.get(f"/lang/{language}")
         for path in paths:

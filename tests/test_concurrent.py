@@ -4,7 +4,10 @@ refused as stale otherwise. Pairs of concurrent moves per game, conflicting and 
 
 | game | stands beside | conflicts with |
 |---|---|---|
-| every game | a note | any other move (turns: it changes whose turn it is) |
+| every game | a note; another seat's private record (a hand) | any other move (turns: it changes whose turn it is); the seat's own record |
+| Karriere Poker | another giver's exchange | an exchange by the same giver; a deal, a play |
+| FTW?! | another seat's reveal of other cards | a reveal naming one of the same cards; a play |
+| Employee of the Month, Senators | (nothing more: one player acts at a time; Senators bids in seat order) | |
 | Ladies & Gentlemen | a take in another boutique; another gentleman's bill or done; the host's book-keeping | a take in the same boutique; the same gentleman's bill; a new phase |
 """
 
@@ -86,3 +89,26 @@ def test_gentlemen_settle_their_own_bills_at_once_not_each_others() -> None:
     assert not game.stands_beside(ben_pays, [{"type": "bill", "seat": 1, "card": "gown-3", "choice": "return"}])  # his own money changed
     assert not game.stands_beside(ben_pays, [{"type": "day", "n": 2}])  # a new phase
     assert not game.stands_beside({"type": "visit", "seat": 0, "boutique": "team-0"}, [{"type": "visit", "seat": 2, "boutique": "team-2"}])
+
+
+def test_a_move_stands_beside_another_seats_private_hand_not_its_own(client: FlaskClient) -> None:
+    # Ben logs his hand while Anna plays: neither knew of the other; both stand.
+    table = Table(client, {"game": "karriere-poker", "seats": ["Anna", "Ben", "Cem", "Dora"]}, claim=(0, 1))
+    table.log({"type": "deal", "dealer": 3})
+    bens_hand = {"type": "hand", "seat": 1, "cards": [1, 2, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]}
+    assert stale(table, (bens_hand, table.seats[1]), ({"type": "play", "seat": 0, "cards": [5]}, table.seats[0])) == (201, 201)
+    game = GAMES["karriere-poker"]
+    assert not game.stands_beside({"type": "play", "seat": 1, "cards": [5]}, [bens_hand])  # his own hand changes what he holds
+
+
+def test_givers_exchange_at_once_and_ftw_hands_are_revealed_at_once() -> None:
+    kp, ftw = GAMES["karriere-poker"], GAMES["ftw"]
+    anna_gives = {"type": "exchange", "seat": 0, "to": 3, "cards": [12, 13]}
+    ben_gives = {"type": "exchange", "seat": 1, "to": 2, "cards": [11]}
+    assert kp.stands_beside(anna_gives, [ben_gives, NOTE])
+    assert not kp.stands_beside(anna_gives, [{"type": "exchange", "seat": 0, "to": 3, "cards": [1, 2]}])  # her own exchange
+    assert not kp.stands_beside(anna_gives, [{"type": "deal"}])
+    anna_reveals = {"type": "reveal", "seat": 0, "cards": [27, 5]}
+    assert ftw.stands_beside(anna_reveals, [{"type": "reveal", "seat": 1, "cards": [30]}])
+    assert not ftw.stands_beside(anna_reveals, [{"type": "reveal", "seat": 1, "cards": [27]}])  # both name 27: one is wrong
+    assert not ftw.stands_beside(anna_reveals, [{"type": "high", "seat": 1, "card": 9}])

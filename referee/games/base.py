@@ -207,10 +207,16 @@ class Game(Generic[S]):
 
     def stands_beside(self, move: Event, meanwhile: Sequence[Event]) -> bool:
         """Whether `move`, made on a phone that had not seen the events `meanwhile`, means
-        the same and is as legal as when it was made, so it is stored as it stands. Here:
-        only notes beside it; a game where several players act at once says more (its
-        conflict table). Otherwise the move is refused as stale and made again."""
-        return all(event["type"] == "note" for event in meanwhile)
+        the same and is as legal as when it was made, so it is stored as it stands.
+        Otherwise the move is refused as stale and made again."""
+        return all(self.beside(move, event) for event in meanwhile)
+
+    def beside(self, move: Event, event: Event) -> bool:
+        """The game's conflict table, one pair at a time: whether `event`, logged meanwhile,
+        leaves `move` as it was. Here: a note, and another seat's private record (a move is
+        judged on public information, so it never depends on one). A game where several
+        players act at once says more."""
+        return event["type"] == "note" or (event["type"] in self.private_events and event.get("seat") != move.get("seat"))
 
     def card_errors(self, start: S, event: Event) -> dict[str, list[str]]:
         """Format errors that depend on the header (a colour not in play, a boutique no team

@@ -347,6 +347,13 @@ class Ftw(Game[State]):
 
     # --- the end, the view and the result -------------------------------------------
 
+    def beside(self, move: Event, event: Event) -> bool:
+        """At the end of a round every player reveals at once: a reveal stands beside
+        another seat's reveal of other cards, as beside a note or another's hand."""
+        if move["type"] == "reveal" and event["type"] == "reveal" and event["seat"] != move["seat"]:
+            return not set(move["cards"]) & set(event["cards"])  # a card both name: one of them is wrong
+        return super().beside(move, event)
+
     def _seen_at(self, state: State, name: str, number: int, place: Place) -> Violation:
         """A card named that is known to be elsewhere: where it is."""
         kind, seat = place

@@ -329,6 +329,13 @@ class KarrierePoker(Game[State]):
 
     # --- checks: each yields the rules an event breaks ---------------------------------
 
+    def beside(self, move: Event, event: Event) -> bool:
+        """Between games the givers exchange at once: an exchange stands beside another
+        giver's exchange (each pair is its own), as beside a note or another's hand."""
+        if move["type"] == "exchange" and event["type"] == "exchange" and event["seat"] != move["seat"]:
+            return True
+        return super().beside(move, event)
+
     def _deal_checks(self, state: State, event: Event) -> Iterator[Violation]:
         dealer = event.get("dealer")
         if not state.finished and dealer is None:

@@ -286,20 +286,18 @@ class LadiesAndGentlemen(Game[State]):
             gossip_own={s: gossip for s in shoppers}, gossip_received={s: 0 for s in shoppers},
         )
 
-    def stands_beside(self, move: Event, meanwhile: Sequence[Event]) -> bool:
+    def beside(self, move: Event, event: Event) -> bool:
         """Several shoppers and gentlemen act at once. What does not conflict, so a move made
-        before them stands: a note or the host's book-keeping; for a `take`, takes in other
+        before it stands: a note or the host's book-keeping; for a `take`, takes in other
         boutiques; for a `bill` or `done`, the bills and dones of other gentlemen. Anything
         else (the same boutique, the same gentleman, a new phase) conflicts."""
-        def beside(event: Event) -> bool:
-            if event["type"] == "note" or event["type"] in self.host_events:
-                return True
-            if move["type"] == "take":
-                return event["type"] == "take" and bool(event["boutique"] != move["boutique"])
-            if move["type"] in ("bill", "done"):
-                return event["type"] in ("bill", "done") and event["seat"] != move["seat"]
-            return False
-        return all(beside(event) for event in meanwhile)
+        if event["type"] == "note" or event["type"] in self.host_events:
+            return True
+        if move["type"] == "take":
+            return event["type"] == "take" and bool(event["boutique"] != move["boutique"])
+        if move["type"] in ("bill", "done"):
+            return event["type"] in ("bill", "done") and event["seat"] != move["seat"]
+        return False
 
     def card_errors(self, start: State, event: Event) -> dict[str, list[str]]:
         """A boutique that no team owns is a format error, like a seat outside `seats`."""

@@ -1,12 +1,12 @@
-"""Server load benchmark (a script, not a test): python bench/bench_server.py [--threads N]
+"""Server load benchmark (a script, not a test): python bench/bench_server.py [--max-waiting N]
 
 First a move at one connection against the bare endpoint (below), both servers up, in
 interleaved rounds (`--one-connection` runs only that).
 
-Starts the real server (`referee serve`, waitress) on 127.0.0.1 with a fresh SQLite file
+Starts the real server (`referee serve`, gevent's WSGI server) on 127.0.0.1 with a fresh SQLite file
 and drives 200 tables at once over 8 keep-alive connections, each table logging a legal
 simulated game (Karriere Poker, Employee of the Month, FTW?!), bounded to 60 s. In the
-same run it measures the floor of this stack: a bare Flask endpoint under waitress that
+same run it measures the floor of this stack: a bare Flask endpoint under the same server that
 validates the same bodies with marshmallow and inserts one row (WAL, synchronous=FULL).
 Then the same load with 200 phones long-polling meanwhile (each honours Retry-After when
 the server is full of waiting phones), timing the moves and an unrelated GET. Then the
@@ -18,6 +18,7 @@ stored, and runs `referee verify`.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import http.client
 import json
 import os
@@ -42,7 +43,9 @@ NAMES = ["Anna", "Ben", "Cem", "Dora"]
 
 BARE_APP = textwrap.dedent(
     """
-    import sqlite3, sys, threading, waitress
+    from gevent import monkey; monkey.patch_all()
+    import sqlite3, sys, threading
+    from gevent.pywsgi import WSGIServer
     from flask import Flask, request, jsonify
     from marshmallow import Schema, fields, INCLUDE
     class Event(Schema):
@@ -63,7 +66,7 @@ BARE_APP = textwrap.dedent(
             db.execute("INSERT INTO events (game, body) VALUES (?, ?)", (game, request.get_data(as_text=True)))
             db.execute("COMMIT")
         return jsonify(ok=True), 201
-    waitress.serve(app, host="127.0.0.1", port=int(sys.argv[2]), threads=int(sys.argv[3]), ident="bare")
+    WSGIServer(("127.0.0.1", int(sys.argv[2])), app, log=None).serve_forever()
     """
 )
 
@@ -85,9 +88,9 @@ def wait_for(port: int) -> None:
     raise RuntimeError(f"nothing listens on {port}")
 
 
-def start_referee(db: Path, port: int, threads: int) -> subprocess.Popen[bytes]:
+def start_referee(db: Path, port: int, max_waiting: int) -> subprocess.Popen[bytes]:
     command = [sys.executable, "-c", "from referee.cli import main; main()", "serve", "--port", str(port),
-               "--threads", str(threads), "--db", str(db)]
+               "--max-waiting", str(max_waiting), "--db", str(db)]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=db.parent)
     wait_for(port)
     return process
@@ -175,48 +178,65 @@ class Load:
 
 class Phones:
     """Phones parked on long-polls of their games (`wait` seconds each), each asking again at
-    once or after its Retry-After; they note when each event reached them."""
+    once or after its Retry-After; they note when each event reached them. All of them are
+    sockets on one asyncio loop in a thread of its own, so a thousand phones cost the
+    measuring process no thousand threads."""
 
     def __init__(self, port: int, games: list[str], count: int, wait: float = 2) -> None:
         self.port, self.games, self.count, self.wait = port, games, count, wait
-        self.stop = threading.Event()
-        self.polls = self.told_to_wait = 0
+        self.polls = self.told_to_wait = self.errors = 0
         self.received: dict[tuple[str, int], list[float]] = {}
-        self.lock = threading.Lock()
-        self.threads = [threading.Thread(target=self._poll, args=(games[i % len(games)],), daemon=True) for i in range(count)]
+        self.loop = asyncio.new_event_loop()
+        self.task: asyncio.Future[Any] | None = None
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.task = asyncio.gather(*(self._poll(self.games[i % len(self.games)]) for i in range(self.count)))
+        try:
+            self.loop.run_until_complete(self.task)
+        except asyncio.CancelledError:
+            pass
 
     def __enter__(self) -> Phones:
-        for thread in self.threads:
-            thread.start()
+        self.thread.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.stop.set()
-        for thread in self.threads:
-            thread.join(self.wait + 5)
+        self.loop.call_soon_threadsafe(lambda: self.task.cancel() if self.task else None)
+        self.thread.join(10)
 
-    def _poll(self, game: str) -> None:
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.wait + 20)
+    async def _poll(self, game: str) -> None:
+        reader: asyncio.StreamReader | None = None
+        writer: asyncio.StreamWriter | None = None
         after = 0
-        while not self.stop.is_set():
+        while True:
             try:
-                connection.request("GET", f"/api/games/{game}/events?after={after}&wait={self.wait}")
-                response = connection.getresponse()
-                answer = json.loads(response.read())
-            except (OSError, http.client.HTTPException):
-                connection.close()
-                connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.wait + 20)
+                if writer is None:
+                    reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+                assert reader is not None
+                writer.write(f"GET /api/games/{game}/events?after={after}&wait={self.wait} HTTP/1.1\r\nHost: bench\r\n\r\n".encode())
+                await reader.readline()  # the status line
+                headers = {}
+                while (line := await asyncio.wait_for(reader.readline(), self.wait + 20)) not in (b"\r\n", b""):
+                    name, _, value = line.decode("latin-1").partition(":")
+                    headers[name.strip().lower()] = value.strip()
+                answer = json.loads(await reader.readexactly(int(headers["content-length"])))
+            except (OSError, asyncio.IncompleteReadError, asyncio.TimeoutError, KeyError, ValueError):
+                self.errors += 1
+                if writer is not None:
+                    writer.close()
+                reader = writer = None
+                await asyncio.sleep(0.2)
                 continue
             now, after = time.monotonic(), answer["seq"]
-            retry = response.getheader("Retry-After")
-            with self.lock:
-                self.polls += 1
-                self.told_to_wait += retry is not None
-                for event in answer["events"]:
-                    self.received.setdefault((game, event["seq"]), []).append(now)
+            retry = headers.get("retry-after")
+            self.polls += 1
+            self.told_to_wait += retry is not None
+            for event in answer["events"]:
+                self.received.setdefault((game, event["seq"]), []).append(now)
             if retry:
-                self.stop.wait(float(retry))
-        connection.close()
+                await asyncio.sleep(float(retry))
 
 
 def unrelated_get(port: int, game: str, samples: int = 50) -> list[float]:
@@ -272,10 +292,10 @@ def report(name: str, load: Load, seconds: float) -> float:
     return rate
 
 
-def floor_and_referee(folder: Path, made: list[tuple[dict[str, Any], list[dict[str, Any]]]], threads: int) -> None:
+def floor_and_referee(folder: Path, made: list[tuple[dict[str, Any], list[dict[str, Any]]]], max_waiting: int) -> None:
     """The bare endpoint (the floor of this stack), then the referee with the same load."""
     bare_port = free_port()
-    bare = subprocess.Popen([sys.executable, "-c", BARE_APP, str(folder / "bare.sqlite3"), str(bare_port), str(threads)],
+    bare = subprocess.Popen([sys.executable, "-c", BARE_APP, str(folder / "bare.sqlite3"), str(bare_port)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     wait_for(bare_port)
     bare_load = Load(bare_port, [(f"t{i}", "-", events) for i, (_, events) in enumerate(made)], "/bare")
@@ -285,7 +305,7 @@ def floor_and_referee(folder: Path, made: list[tuple[dict[str, Any], list[dict[s
 
     # the referee, whole games
     db, port = folder / "referee.sqlite3", free_port()
-    server = start_referee(db, port, threads)
+    server = start_referee(db, port, max_waiting)
     load = Load(port, create_tables(port, made), "/api/games")
     rate = report("referee", load, load.run())
     server.kill()
@@ -295,16 +315,16 @@ def floor_and_referee(folder: Path, made: list[tuple[dict[str, Any], list[dict[s
     print(f"  referee/bare = {rate / bare_rate:.2f} (target >= 0.7); p99 target <= 50 ms")
 
 
-def one_connection(folder: Path, threads: int, rounds: int = 5, moves: int = 200) -> None:
+def one_connection(folder: Path, max_waiting: int, rounds: int = 5, moves: int = 200) -> None:
     """A move at one connection, referee against the bare endpoint, both servers up, the
     two alternating move by move (so a busy moment of the machine falls on both): p50 of
     each round's moves, as a ratio (target <= 1.25)."""
     header, events = karriere_poker(NAMES, games=rounds * moves // 50 + 2, seed=7, hands=False)
     body = {"game": header.game, "seats": list(header.seats), "options": dict(header.options)}
     bare_port, port = free_port(), free_port()
-    bare = subprocess.Popen([sys.executable, "-c", BARE_APP, str(folder / "one-bare.sqlite3"), str(bare_port), str(threads)],
+    bare = subprocess.Popen([sys.executable, "-c", BARE_APP, str(folder / "one-bare.sqlite3"), str(bare_port)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    server = start_referee(folder / "one.sqlite3", port, threads)
+    server = start_referee(folder / "one.sqlite3", port, max_waiting)
     wait_for(bare_port)
     try:
         [(game, token, _)] = create_tables(port, [(body, [])])
@@ -352,16 +372,16 @@ def club_moves(port: int, tables: list[tuple[str, str, list[dict[str, Any]]]], m
     return acknowledged, latencies
 
 
-def club_night(folder: Path, made: list[tuple[dict[str, Any], list[dict[str, Any]]]], phones: int, threads: int, moves: int = 5) -> None:
+def club_night(folder: Path, made: list[tuple[dict[str, Any], list[dict[str, Any]]]], phones: int, max_waiting: int, moves: int = 5) -> None:
     """A club night: `phones` phones waiting on phones/5 tables while moves are logged at
     every table, against the same moves with no phone waiting."""
     count = max(1, phones // 5)
     pace = 0.02
-    print(f"club night: {phones} phones on {count} tables, {moves} moves a table, a move every {pace * 1000:.0f} ms, waitress threads {threads}")
+    print(f"club night: {phones} phones on {count} tables, {moves} moves a table, a move every {pace * 1000:.0f} ms, max waiting {max_waiting}")
     results = {}
     for waiting in (0, phones):
         db, port = folder / f"club-{waiting}.sqlite3", free_port()
-        server = start_referee(db, port, threads)
+        server = start_referee(db, port, max_waiting)
         tables = create_tables(port, made[:count])
         with Phones(port, [game for game, _, _ in tables], waiting, wait=20) as club:
             time.sleep(2 + waiting / 100)  # every phone is parked
@@ -385,34 +405,34 @@ def club_night(folder: Path, made: list[tuple[dict[str, Any], list[dict[str, Any
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--threads", type=int, default=400, help="waitress threads for both servers (serve's default)")
+    parser.add_argument("--max-waiting", type=int, default=5000, help="phones that may wait at once (serve's default)")
     parser.add_argument("--phones-only", action="store_true", help="only the run with 200 waiting phones")
     parser.add_argument("--one-connection", action="store_true", help="only a move at one connection against the bare endpoint")
     parser.add_argument("--club", type=int, nargs="?", const=300, metavar="PHONES",
                         help="only the club night: PHONES (default 300) waiting on PHONES/5 tables while moves are logged")
     arguments = parser.parse_args()
-    threads, everything = arguments.threads, not arguments.phones_only
+    max_waiting, everything = arguments.max_waiting, not arguments.phones_only
     if arguments.club:
         with tempfile.TemporaryDirectory() as name:
-            club_night(Path(name), games(), arguments.club, threads)
+            club_night(Path(name), games(), arguments.club, max_waiting)
         return
     if arguments.one_connection:
         with tempfile.TemporaryDirectory() as name:
-            one_connection(Path(name), threads)
+            one_connection(Path(name), max_waiting)
         return
     made = games()
     total = sum(len(events) for _, events in made)
-    print(f"{TABLES} tables, {total} events, {CONNECTIONS} connections, waitress threads {threads}, cores {os.cpu_count()}")
+    print(f"{TABLES} tables, {total} events, {CONNECTIONS} connections, max waiting {max_waiting}, cores {os.cpu_count()}")
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
 
         if everything:
-            one_connection(folder, threads)
-            floor_and_referee(folder, made, threads)
+            one_connection(folder, max_waiting)
+            floor_and_referee(folder, made, max_waiting)
 
         # the same load with 200 phones waiting for news meanwhile
         db, port = folder / "phones.sqlite3", free_port()
-        server = start_referee(db, port, threads)
+        server = start_referee(db, port, max_waiting)
         tables = create_tables(port, made)
         load = Load(port, tables, "/api/games")
         with Phones(port, [game for game, _, _ in tables[:40]], 200) as phones:
@@ -431,7 +451,7 @@ def main() -> None:
             return
         # kill -9 in the middle, restart, retries with the same Idempotency-Key
         db, port = folder / "killed.sqlite3", free_port()
-        server = start_referee(db, port, threads)
+        server = start_referee(db, port, max_waiting)
         load = Load(port, create_tables(port, made), "/api/games")
         holder: dict[str, subprocess.Popen[bytes]] = {}
 
@@ -440,7 +460,7 @@ def main() -> None:
             server.send_signal(signal.SIGKILL)
             server.wait()
             time.sleep(0.5)
-            holder["server"] = start_referee(db, port, threads)
+            holder["server"] = start_referee(db, port, max_waiting)
 
         killer = threading.Thread(target=kill_and_restart)
         killer.start()

@@ -24,9 +24,6 @@ from .store import Store, UnknownGame
 from .tables import Tables
 
 DEFAULT_DB = Path("instance") / "referee.sqlite3"
-# Every phone keeps a connection open; waitress' default limit of 100 would leave the 101st
-# phone (or an unrelated request) waiting in the backlog. Below the usual 1,024 open files.
-CONNECTION_LIMIT = 800
 
 
 def default_db() -> str:
@@ -458,28 +455,27 @@ def samples(folder: str) -> None:
 @click.option("--host", default="127.0.0.1", show_default=True, help="0.0.0.0 lets phones on your network join.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
 @click.option(
-    "--threads", default=400, show_default=True, type=click.IntRange(9, 1024),
-    help="Waitress worker threads; phones waiting for news may hold all but 8 of them (400: a club night of 300 phones and more).",
+    "--max-waiting", default=5000, show_default=True, type=click.IntRange(1, 100_000),
+    help="Phones that may wait for news at once (each holds a greenlet, not a thread); past it a phone is told to come back later. Moves and pages are always served.",
 )
 @db_option
-def serve(host: str, port: int, threads: int, db_path: str) -> None:
-    """Run the app under waitress, a production WSGI server."""
-    import waitress
+def serve(host: str, port: int, max_waiting: int, db_path: str) -> None:
+    """Run the app on gevent's WSGI server: one event loop serves every phone."""
+    from gevent import monkey
 
+    monkey.patch_all()  # before the app exists: its locks and waits are the event loop's, not threads'
     from .web import create_app
+    from .web.server import listen
 
     addresses = lan_addresses() if host in ("0.0.0.0", "::") else [host]
     public = f"http://{addresses[0]}:{port}" if addresses else f"http://127.0.0.1:{port}"
-    waiting = max(1, threads - 8)  # long-polling phones never take the last 8 threads
     app = create_app({"DATABASE": os.path.abspath(db_path), "PUBLIC_URL": public,
-                      "LONG_POLL_MAX_WAITING": waiting, "LONG_POLL_MAX_PER_GAME": max(1, waiting // 2)})
+                      "LONG_POLL_MAX_WAITING": max_waiting, "LONG_POLL_MAX_PER_GAME": max(1, max_waiting // 2)})
     try:  # bind first: "Open …" is said only once the server really listens
-        # A look-ahead of one request lets waitress notice a phone that left while it waits
-        # for news (`waitress.client_disconnected`), so a ghost frees its place at once.
-        server = waitress.create_server(app, host=host, port=port, threads=threads, ident="table-referee",
-                                        connection_limit=CONNECTION_LIMIT, channel_request_lookahead=1)
+        server = listen(app, host, port)
     except OSError as error:
-        raise click.ClickException(f"cannot listen on {host}:{port} ({error.strerror or error}): the port is taken; "
+        reason = os.strerror(error.errno) if error.errno else str(error)
+        raise click.ClickException(f"cannot listen on {host}:{port} ({reason}): the port is taken; "
                                    f"try another, e.g. referee serve --port {port + 1 if port < 65535 else 8000}") from None
     if host in ("0.0.0.0", "::"):
         if not addresses:
@@ -495,7 +491,7 @@ def serve(host: str, port: int, threads: int, db_path: str) -> None:
             click.echo(qr_for_terminal(f"http://{addresses[0]}:{port}/"))
     else:
         click.echo(f"Open http://{host}:{port}/")
-    server.run()
+    server.serve_forever()
 
 
 def lan_addresses() -> list[str]:

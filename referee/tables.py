@@ -330,8 +330,8 @@ class Tables:
 
     def wait(self, game_id: str, after: int, timeout: float, gone: Callable[[], bool] | None = None) -> bool:
         """Block until the game has an event after `after` or `timeout` passes, or the phone
-        has left (`gone()`, asked every half second: waitress says so when a client closed
-        its connection). False when too many phones wait already: the caller answers now
+        has left (`gone()`, asked every half second: the server peeks at the phone's
+        connection, `web.server`). False when too many phones wait already: the caller answers now
         and asks to come back later."""
         with self.store.lock:
             waiting = sum(self._waiting.values())

@@ -35,7 +35,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     # 64 threads: up to 56 phones may wait for news at once (a phone over the cap would see
     # news only after its Retry-After). A phone closed by an earlier test frees its place
     # within a second: waitress tells the app that its client left.
-    command = [sys.executable, "-c", "from referee.cli import main; main()", "serve", "--port", str(port), "--threads", "64",
+    command = [sys.executable, "-c", "from referee.cli import main; main()", "serve", "--port", str(port), "--max-waiting", "56",
                "--db", str(folder / "browser.sqlite3")]
     log = folder / "server.log"  # a file, not a pipe nobody reads
     with log.open("wb") as out:

@@ -136,13 +136,16 @@ def test_every_non_loopback_address_is_listed_default_route_first(monkeypatch: p
 
 
 def test_serve_on_all_interfaces_prints_the_lan_address_or_warns(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    import waitress
+    from gevent import monkey
 
-    class Listening:  # bound, as waitress.create_server leaves it; run() would serve forever
-        def run(self) -> None:
+    from referee.web import server
+
+    class Listening:  # bound, as server.listen leaves it; serve_forever() would serve forever
+        def serve_forever(self) -> None:
             pass
 
-    monkeypatch.setattr(waitress, "create_server", lambda *a, **k: Listening())
+    monkeypatch.setattr(monkey, "patch_all", lambda: None)  # not in the test process
+    monkeypatch.setattr(server, "listen", lambda *a, **k: Listening())
     monkeypatch.setattr(cli, "lan_addresses", lambda: ["192.168.1.23"])
     code, output = run("serve", "--host", "0.0.0.0", "--port", "8123", "--db", str(tmp_path / "s.sqlite3"))
     assert code == 0 and "http://192.168.1.23:8123/" in output and "127.0.0.1" not in output
@@ -151,7 +154,10 @@ def test_serve_on_all_interfaces_prints_the_lan_address_or_warns(monkeypatch: py
     assert "Warning: this machine has no address on a network" in output
 
 
-def test_a_busy_port_is_one_line_naming_it_and_nothing_says_open(tmp_path: Path) -> None:
+def test_a_busy_port_is_one_line_naming_it_and_nothing_says_open(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from gevent import monkey
+
+    monkeypatch.setattr(monkey, "patch_all", lambda: None)  # not in the test process
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from flask import Flask
 
-from referee.web import create_app
+from referee.web import CLIENT_GONE, create_app
 from test_api import Table
 
 
@@ -22,7 +22,7 @@ def test_a_phone_that_left_stops_waiting_within_a_second(tmp_path: Path) -> None
     client = app.test_client()
     table = Table(client, {"game": "ftw", "seats": ["A", "B", "C"]}, claim=())
     started = time.monotonic()
-    answer = client.get(f"/api/games/{table.id}/events?after=0&wait=10", environ_base={"waitress.client_disconnected": lambda: True})
+    answer = client.get(f"/api/games/{table.id}/events?after=0&wait=10", environ_base={CLIENT_GONE: lambda: True})
     assert time.monotonic() - started < 1.0 and answer.status_code == 200
     # Its place is free: the next phone waits (no Retry-After) and gets the move.
     got: list[object] = []
@@ -45,7 +45,7 @@ def test_forty_ghost_phones_do_not_delay_five_real_ones(tmp_path: Path) -> None:
     then wait on the same game, a move is logged, and every one of the 5 gets it at once."""
     port = free_port()
     server = subprocess.Popen([sys.executable, "-c", "from referee.cli import main; main()", "serve", "--port", str(port),
-                               "--threads", "32", "--db", str(tmp_path / "live.sqlite3")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                               "--max-waiting", "24", "--db", str(tmp_path / "live.sqlite3")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(100):

@@ -82,6 +82,7 @@ def referee() -> Referee:
     return extension
 
 
+CLIENT_GONE = "referee.client_gone"  # in a request's environ: whether its phone has left (web.server)
 GROUP_LINKS = "group_links"  # in the signed session cookie: the codes of the group links this browser opened
 GROUP_LINKS_KEPT = 20
 
@@ -161,7 +162,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=64 * 1024,
         JOIN_RATE_LIMIT="10 per minute",
         LONG_POLL_SECONDS=20,
-        LONG_POLL_MAX_WAITING=24,  # below waitress' 32 threads: the rest serve everything else
+        LONG_POLL_MAX_WAITING=24,  # `referee serve` sets its own (--max-waiting)
         LONG_POLL_MAX_PER_GAME=12,
         LONG_POLL_RETRY_SECONDS=5,  # a phone over the cap asks again after this
         SESSION_COOKIE_SAMESITE="Lax",

@@ -16,7 +16,7 @@ from ..record import FORMAT, MAX_SEQ, Header, RecordError, check_names, load_jso
 from ..replay import Fold, Sight, flag_json, report
 from ..store import Conflict, UnknownGame, now
 from ..tables import NotOver
-from . import record_download, referee, refusal, sight_of
+from . import CLIENT_GONE, record_download, referee, refusal, sight_of
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 # Not a CORS-safelisted type, so no other site's page can post a record here unasked.
@@ -336,7 +336,7 @@ def list_events(game_id: str) -> Response:
     after = min(request.args.get("after", 0, type=int), MAX_SEQ)
     wait = min(request.args.get("wait", 0, type=float), current_app.config["LONG_POLL_SECONDS"])
     tables = referee().tables
-    waited = tables.wait(game_id, after, wait, request.environ.get("waitress.client_disconnected")) if wait > 0 else True
+    waited = tables.wait(game_id, after, wait, request.environ.get(CLIENT_GONE)) if wait > 0 else True
     fold = tables.fold(game_id)
     sight = sight_of(game_id, fold, caller)
     events = [event_json(fold, event, sight) for event in tables.store.events(game_id, after=max(after, 0))]

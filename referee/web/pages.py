@@ -50,7 +50,7 @@ from ..games.base import Termination
 from ..replay import CORE_RULES, Fold, Sight, explain, flag_json, result_hidden
 from ..store import Conflict, UnknownGame, now
 from ..tables import NotOver
-from . import in_group, member_group, my_groups, record_download, referee, refusal, sight_of
+from . import CLIENT_GONE, in_group, member_group, my_groups, record_download, referee, refusal, sight_of
 from .api import event_json
 from ..bgstats import play, push_link
 from ..rulings import app_is_wrong, maintainer_key
@@ -454,7 +454,7 @@ def live(game_id: str) -> str:
     """Long-poll: answers with the table as soon as another phone logs, or after a while."""
     fold_of(game_id)
     after = seq_arg("after") or 0
-    waited = referee().tables.wait(game_id, after, current_app.config["LONG_POLL_SECONDS"], request.environ.get("waitress.client_disconnected"))
+    waited = referee().tables.wait(game_id, after, current_app.config["LONG_POLL_SECONDS"], request.environ.get(CLIENT_GONE))
     fold = fold_of(game_id)
     context = {**table_context(game_id, fold, page_caller(game_id)), "live": True}
     if not waited:  # too many phones wait already: this one asks again later

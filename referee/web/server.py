@@ -21,6 +21,12 @@ from . import CLIENT_GONE
 
 
 class Handler(WSGIHandler):  # type: ignore[misc]
+    def handle(self) -> None:
+        # An answer's headers and body leave in separate writes: without TCP_NODELAY the
+        # body waits for the phone's delayed ACK (40 ms a move).
+        self.socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        super().handle()
+
     def get_environ(self) -> dict[str, Any]:
         environ: dict[str, Any] = super().get_environ()
         environ[CLIENT_GONE] = lambda: closed(self.socket)

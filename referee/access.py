@@ -84,7 +84,6 @@ def normalise_code(code: str) -> str:
 class Access:
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._callers: dict[str, tuple[str, Caller]] = {}  # token hash -> (game, caller)
         db = store.db
         with store.lock:
             db["join_codes"].create({"code": str, "game": str}, pk="code", not_null={"game"}, if_not_exists=True)
@@ -152,25 +151,23 @@ class Access:
         """The seat is free again (a phone left or took the wrong seat): its tokens stop working."""
         with self.store.lock:
             self.store.db.execute("DELETE FROM tokens WHERE game = ? AND role = 'seat' AND seat = ?", [game_id, seat])
-            self._callers = {h: known for h, known in self._callers.items() if known != (game_id, Caller("seat", seat))}
 
     def caller(self, game_id: str, token: str | None) -> Caller:
         """Who holds `token` at this game; no token is a spectator. Raises AccessDenied."""
         if not token:
             return SPECTATOR
         expected = token_hash(token)
-        known = self._callers.get(expected)
-        if known is None:
-            with self.store.lock:
-                row = self.store.db.execute("SELECT hash, game, role, seat FROM tokens WHERE hash = ?", [expected]).fetchone()
-            if row is None or not hmac.compare_digest(row[0], expected):
-                raise AccessDenied("this token is not valid")
-            known = self._callers[expected] = (row[1], Caller(row[2], row[3], expected[:16]))
-        if known[0] != game_id:
+        # Read from the store each time, never from a cache of this process: a seat handed to
+        # another phone by another server process stops working here too.
+        with self.store.lock:
+            row = self.store.db.execute("SELECT hash, game, role, seat FROM tokens WHERE hash = ?", [expected]).fetchone()
+        if row is None or not hmac.compare_digest(row[0], expected):
+            raise AccessDenied("this token is not valid")
+        if row[1] != game_id:
             raise AccessDenied("this token belongs to another game")
-        if known[1].is_host:  # the seat the host plays is set once, maybe by another process
-            return Caller("host", self.store.host_seat(game_id), known[1].token_id)
-        return known[1]
+        if row[2] == "host":  # the seat the host plays is set once, maybe by another process
+            return Caller("host", self.store.host_seat(game_id), expected[:16])
+        return Caller(row[2], row[3], expected[:16])
 
     def _new_token(self, game_id: str, role: str, seat: int | None) -> str:
         token = secrets.token_urlsafe(24)

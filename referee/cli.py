@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -20,23 +21,41 @@ from .replay import replay as replay_record
 from .kept import secret_beside
 from .rulings import app_is_wrong, maintainer_key
 from .stats import STATISTICS, plays_csv
-from .store import Store, UnknownGame
+from .store import Store, StoreTooNew, UnknownGame
 from .tables import Tables
 
 DEFAULT_DB = Path("instance") / "referee.sqlite3"
+URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 
 
 def default_db() -> str:
     return os.environ.get("REFEREE_DB", str(DEFAULT_DB))
 
 
+def sqlite_path(context: click.Context, parameter: click.Parameter, value: str) -> str:
+    """A path to a SQLite file; a URL (postgresql://…) is refused, never made a file of that name."""
+    if URL.match(value):
+        raise click.BadParameter(f"{value.split('://')[0]}://… is a database URL; this version keeps its store in a SQLite file: "
+                                 "give the file's path (see docs/deploy.md for what runs on one machine and what does not yet)")
+    return value
+
+
 db_option = click.option(
     "--db",
     "db_path",
     default=default_db,
+    callback=sqlite_path,
     show_default="instance/referee.sqlite3, or $REFEREE_DB",
     help="The SQLite file of the event store.",
 )
+
+
+def store_at(path: str) -> Store:
+    """The store in the SQLite file `path`; one written by a newer version is an error naming it."""
+    try:
+        return Store(path)
+    except StoreTooNew as error:
+        raise click.ClickException(str(error)) from None
 
 
 class Unreadable(click.ClickException):
@@ -155,7 +174,7 @@ def import_(file: str, game_id: str | None, db_path: str) -> None:
     """Store a table record as a new game and print its id."""
     record = read_or_exit(file)
     try:
-        click.echo(Tables(Store(db_path)).import_record(record, game_id))
+        click.echo(Tables(store_at(db_path)).import_record(record, game_id))
     except RecordError as error:  # the id is taken
         raise click.ClickException(f"{file}: {error}") from None
 
@@ -168,7 +187,7 @@ def import_(file: str, game_id: str | None, db_path: str) -> None:
 @db_option
 def export(game: str, output: str | None, as_format: str, db_path: str) -> None:
     """Write a stored game as a table record (canonical table-record/1), or as a BG Stats play."""
-    store = Store(db_path)
+    store = store_at(db_path)
     try:
         if as_format == "bgstats":
             events = store.events(game)
@@ -201,7 +220,7 @@ def verify(receipts: tuple[str, ...], db_path: str) -> None:
         if not game_id or len(digest) != 64:
             raise click.BadParameter(f"{receipt!r} is not GAME:HASH (a 64-character SHA-256)", param_hint="--head")
         kept[game_id] = digest.lower()
-    store = Store(db_path)
+    store = store_at(db_path)
     problems = store.verify(kept)
     if store.meta(STATISTICS) != "complete":  # opening the tables below rebuilds them
         click.echo("statistics: incomplete (an interrupted rebuild, or a store from before them): rebuilt from the logs now")
@@ -223,7 +242,7 @@ def verify(receipts: tuple[str, ...], db_path: str) -> None:
 @db_option
 def games(db_path: str) -> None:
     """List the stored games, newest first: id, game, events, started, players."""
-    rows = [(row["id"], row["game"], str(row["events"]), row["created_at"], ", ".join(row["header"]["seats"])) for row in Store(db_path).games()]
+    rows = [(row["id"], row["game"], str(row["events"]), row["created_at"], ", ".join(row["header"]["seats"])) for row in store_at(db_path).games()]
     if not rows:
         click.echo("no games yet (referee import FILE, referee demo, or start one in the app)")
         return
@@ -276,7 +295,7 @@ def stats_table(shown: dict[str, Any]) -> str:
 def existing_store(db_path: str) -> Store:
     if db_path != ":memory:" and not Path(db_path).exists():
         raise click.ClickException(f"no database at {db_path}")
-    return Store(db_path)
+    return store_at(db_path)
 
 
 @main.group()
@@ -289,7 +308,7 @@ def group() -> None:
 @db_option
 def group_create(name: str, db_path: str) -> None:
     """Make a group and print its id and its members' link path."""
-    groups = Groups(Store(db_path))
+    groups = Groups(store_at(db_path))
     group_id = groups.create(name)
     click.echo(f"{group_id}  /groups/join/{groups.group(group_id)['code']}")  # type: ignore[index]
 
@@ -352,7 +371,7 @@ def group_import(file: str, db_path: str) -> None:
         data = load_json(read_file(file))
     except RecordError as error:
         raise Unreadable(f"{file}: not JSON ({error.reason})") from None
-    tables = Tables(Store(db_path))
+    tables = Tables(store_at(db_path))
     try:
         click.echo(Groups(tables.store).import_(data, tables.import_record))
     except (GroupError, RecordError) as error:
@@ -469,6 +488,7 @@ def serve(host: str, port: int, max_waiting: int, db_path: str) -> None:
 
     addresses = lan_addresses() if host in ("0.0.0.0", "::") else [host]
     public = f"http://{addresses[0]}:{port}" if addresses else f"http://127.0.0.1:{port}"
+    store_at(db_path).close()  # a store of a newer version is refused here, in one line
     app = create_app({"DATABASE": os.path.abspath(db_path), "PUBLIC_URL": public,
                       "LONG_POLL_MAX_WAITING": max_waiting, "LONG_POLL_MAX_PER_GAME": max(1, max_waiting // 2)})
     try:  # bind first: "Open …" is said only once the server really listens
@@ -536,7 +556,7 @@ def demo(db_path: str) -> None:
     Each sample is stored once, as game `demo-<name>`; a second run skips them."""
     from .web import resource_dir
 
-    tables = Tables(Store(db_path))
+    tables = Tables(store_at(db_path))
     for path in sorted(resource_dir("events").glob("*.jsonl")):
         try:
             game_id = tables.import_record(read_record(path.read_text(encoding="utf-8")), f"demo-{path.stem}")

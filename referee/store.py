@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import secrets
 import sqlite3
 import threading
@@ -51,6 +52,15 @@ CREATE TRIGGER IF NOT EXISTS games_host_seat_fixed BEFORE UPDATE OF host_seat ON
 WHEN OLD.host_seat IS NOT NULL AND NEW.host_seat IS NOT OLD.host_seat
 BEGIN SELECT RAISE(ABORT, 'the seat the host plays cannot change'); END;
 """
+
+
+# The store's layout: 1 games, events, snapshots; 2 kept answers; 3 heads; 4 reveals; 5 the
+# seat a host plays. `Store._upgrade_schema` brings an older store up to this one.
+SCHEMA_VERSION = 5
+
+
+class StoreTooNew(Exception):
+    """A store written by a newer version of Table Referee: opened, it could be damaged."""
 
 
 class UnknownGame(LookupError):
@@ -149,6 +159,8 @@ class Store:
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
+        if re.match(r"[A-Za-z][A-Za-z0-9+.-]*://", self.path):
+            raise ValueError(f"{self.path.split('://')[0]}://… is a database URL; the store is a SQLite file: give its path")
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
             Path(self.path).touch(mode=0o600)  # secrets live here: owner only (WAL files follow)
@@ -164,6 +176,13 @@ class Store:
             self._create_schema()
 
     def _create_schema(self) -> None:
+        self.db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        found = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        version = int(found[0]) if found else 0
+        if version > SCHEMA_VERSION:  # refused before anything in it changes
+            self.db.close()
+            raise StoreTooNew(f"{self.path} was written by a newer Table Referee (store layout {version}; this one knows up to "
+                              f"{SCHEMA_VERSION}): update Table Referee to open it")
         self.db["games"].create(
             {"id": str, "game": str, "header": str, "hash": str, "created_at": str, "head_seq": int, "head_hash": str,
              "revealed_seq": int, "host_seat": int},
@@ -185,8 +204,8 @@ class Store:
             foreign_keys=[("game", "games", "id")],
             if_not_exists=True,
         )
-        self.db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-        self._upgrade_schema()
+        if version < SCHEMA_VERSION:
+            self._upgrade_schema()
         # Only keyed events are indexed: a move without a key writes no index page.
         self.db.execute("DROP INDEX IF EXISTS idx_events_game_idempotency_key")
         self.db.execute(
@@ -196,7 +215,9 @@ class Store:
         self.db.executescript(TRIGGERS)
 
     def _upgrade_schema(self) -> None:
-        """Stores made before heads, kept answers and reveals: add the columns, heads from the chain."""
+        """The store's layout is versioned (`SCHEMA_VERSION`, kept in `meta`, checked on open:
+        a store of a newer version is refused). An older store is brought up to date: the
+        columns added since, heads from the chain."""
         if "answer" not in self.db["events"].columns_dict:
             self.db.execute("ALTER TABLE events ADD COLUMN answer TEXT")
         if "revealed_seq" not in self.db["games"].columns_dict:
@@ -211,6 +232,8 @@ class Store:
                 "UPDATE games SET head_seq = COALESCE((SELECT MAX(seq) FROM events WHERE game = games.id), 0), "
                 "head_hash = COALESCE((SELECT hash FROM events WHERE game = games.id ORDER BY seq DESC LIMIT 1), hash)"
             )
+        self.db.execute("INSERT INTO meta (key, value) VALUES ('schema', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                        [str(SCHEMA_VERSION)])
 
     def meta(self, key: str) -> str | None:
         """A fact about the store itself (e.g. whether its statistics are complete)."""

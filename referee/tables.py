@@ -53,7 +53,9 @@ def rules_fingerprint() -> str:
 
 
 FINGERPRINT = rules_fingerprint()
-GONE_CHECK_SECONDS = 0.5  # how often a waiting phone is asked whether it is still there
+# How often a waiting phone looks at the stored head (a move logged by another server
+# process on the same store reaches it so) and asks whether its phone is still there.
+HEAD_CHECK_SECONDS = 0.5
 KEPT_FIELDS = [f.name for f in fields(Fold) if f.name not in ("header", "game")]  # those come from the store
 
 
@@ -330,8 +332,9 @@ class Tables:
 
     def wait(self, game_id: str, after: int, timeout: float, gone: Callable[[], bool] | None = None) -> bool:
         """Block until the game has an event after `after` or `timeout` passes, or the phone
-        has left (`gone()`, asked every half second: the server peeks at the phone's
-        connection, `web.server`). False when too many phones wait already: the caller answers now
+        has left (`gone()`: the server peeks at the phone's connection, `web.server`). A move
+        of this process wakes it at once; the head is read again every half second, for a
+        move another process stored. False when too many phones wait already: the caller answers now
         and asks to come back later."""
         with self.store.lock:
             waiting = sum(self._waiting.values())
@@ -345,7 +348,7 @@ class Tables:
                     left = deadline - time.monotonic()
                     if left <= 0 or (gone is not None and gone()):
                         break
-                    news.wait(min(left, GONE_CHECK_SECONDS) if gone is not None else left)
+                    news.wait(min(left, HEAD_CHECK_SECONDS))  # the head again: another process may have written
             finally:
                 self._waiting[game_id] -= 1
                 if not self._waiting[game_id]:

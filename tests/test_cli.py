@@ -116,3 +116,39 @@ def test_the_installed_console_script_runs() -> None:
     assert referee.exists(), "the package must install a `referee` command"
     done = subprocess.run([referee, "replay", str(CLEAN), "--json"], capture_output=True, text=True, check=False)
     assert done.returncode == 0 and json.loads(done.stdout)["finished"] is True
+
+
+def test_a_database_url_is_refused_and_no_file_is_made(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, output = run("games", "--db", "postgresql://referee@localhost/referee")
+    assert code == 2 and "postgresql://… is a database URL" in output and "give the file's path" in output
+    monkeypatch.setenv("REFEREE_DB", "postgres://x/y")
+    code, output = run("games")
+    assert code == 2 and "postgres://… is a database URL" in output
+    assert list(tmp_path.iterdir()) == []  # no file named "postgresql:" or anything else
+
+
+def test_a_store_of_a_newer_version_is_refused_untouched(tmp_path: Path) -> None:
+    from referee.store import SCHEMA_VERSION
+
+    db = tmp_path / "newer.sqlite3"
+    assert run("demo", "--db", str(db))[0] == 0
+    with sqlite3.connect(db) as connection:
+        connection.execute("UPDATE meta SET value = ? WHERE key = 'schema'", [str(SCHEMA_VERSION + 1)])
+    before = db.read_bytes()
+    code, output = run("games", "--db", str(db))
+    assert code == 1 and f"written by a newer Table Referee (store layout {SCHEMA_VERSION + 1}; this one knows up to {SCHEMA_VERSION})" in output
+    assert db.read_bytes() == before
+
+
+def test_an_old_store_without_a_layout_version_is_brought_up_to_date(tmp_path: Path) -> None:
+    from referee.store import SCHEMA_VERSION
+
+    db = tmp_path / "old.sqlite3"
+    assert run("demo", "--db", str(db))[0] == 0
+    with sqlite3.connect(db) as connection:
+        connection.execute("DELETE FROM meta WHERE key = 'schema'")
+    code, output = run("verify", "--db", str(db))
+    assert code == 0
+    with sqlite3.connect(db) as connection:
+        assert connection.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == (str(SCHEMA_VERSION),)

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -85,3 +86,64 @@ def test_forty_ghost_phones_do_not_delay_five_real_ones(tmp_path: Path) -> None:
     finally:
         server.kill()
         server.wait()
+
+
+def serve(db: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """`referee serve` on `db`, listening: the process and its base URL."""
+    port = free_port()
+    process = subprocess.Popen([sys.executable, "-c", "from referee.cli import main; main()", "serve", "--port", str(port), "--db", str(db)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            time.sleep(0.1)
+    return process, f"http://127.0.0.1:{port}"
+
+
+def post(url: str, body: dict[str, object], token: str | None = None) -> tuple[int, dict[str, object]]:
+    headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, data=json.dumps(body).encode(), headers=headers)) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as refused:
+        return refused.code, json.loads(refused.read())
+
+
+def test_two_server_processes_on_one_store_deliver_each_others_moves_and_store_one_of_two_racing_moves(tmp_path: Path) -> None:
+    # Two `referee serve` processes on one SQLite file. A phone waiting on B gets a move
+    # logged on A within a second (B reads the stored head every half second). Then two
+    # moves made against the same event reach A and B at the same moment: one is stored,
+    # the other is refused as stale; the log stays one chain (`referee verify`).
+    db = tmp_path / "shared.sqlite3"
+    (a, base_a), (b, base_b) = serve(db), serve(db)
+    try:
+        _, made = post(f"{base_a}/api/games", {"game": "ftw", "seats": ["Anna", "Ben", "Cem"]})
+        game, token = made["id"], str(made["host_token"])
+        got: list[tuple[float, dict[str, object]]] = []
+        waiting = threading.Thread(target=lambda: got.append(
+            (time.monotonic(), json.loads(urllib.request.urlopen(f"{base_b}/api/games/{game}/events?after=0&wait=10").read()))))
+        waiting.start()
+        time.sleep(0.3)
+        status, _ = post(f"{base_a}/api/games/{game}/events", {"type": "high", "seat": 0, "card": 5, "expected_seq": 0}, token)
+        logged_at = time.monotonic()
+        waiting.join(10)
+        assert status == 201 and got and got[0][1]["seq"] == 1 and got[0][0] - logged_at < 1.0
+        statuses: list[int] = []
+        racers = [threading.Thread(target=lambda base=base, card=card: statuses.append(
+            post(f"{base}/api/games/{game}/events", {"type": "high", "seat": 1, "card": card, "expected_seq": 1}, token)[0]))
+            for base, card in ((base_a, 7), (base_b, 9))]
+        for racer in racers:
+            racer.start()
+        for racer in racers:
+            racer.join(10)
+        assert sorted(statuses) == [201, 409]
+        events = json.loads(urllib.request.urlopen(f"{base_b}/api/games/{game}/events").read())["events"]
+        assert [e["seq"] for e in events] == [1, 2]
+    finally:
+        for process in (a, b):
+            process.kill()
+            process.wait()
+    verified = subprocess.run([sys.executable, "-c", "from referee.cli import main; main()", "verify", "--db", str(db)], capture_output=True, text=True)
+    assert verified.returncode == 0, verified.stdout + verified.stderr

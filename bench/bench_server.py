@@ -45,7 +45,7 @@ BARE_APP = textwrap.dedent(
     """
     from gevent import monkey; monkey.patch_all()
     import sqlite3, sys, threading
-    from gevent.pywsgi import WSGIServer
+    from referee.web.server import listen
     from flask import Flask, request, jsonify
     from marshmallow import Schema, fields, INCLUDE
     class Event(Schema):
@@ -66,7 +66,7 @@ BARE_APP = textwrap.dedent(
             db.execute("INSERT INTO events (game, body) VALUES (?, ?)", (game, request.get_data(as_text=True)))
             db.execute("COMMIT")
         return jsonify(ok=True), 201
-    WSGIServer(("127.0.0.1", int(sys.argv[2])), app, log=None).serve_forever()
+    listen(app, "127.0.0.1", int(sys.argv[2])).serve_forever()  # the referee's own server
     """
 )
 

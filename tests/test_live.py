@@ -44,17 +44,9 @@ def free_port() -> int:
 def test_forty_ghost_phones_do_not_delay_five_real_ones(tmp_path: Path) -> None:
     """The real server (`referee serve`): 40 phones start a long-poll and vanish; 5 phones
     then wait on the same game, a move is logged, and every one of the 5 gets it at once."""
-    port = free_port()
-    server = subprocess.Popen([sys.executable, "-c", "from referee.cli import main; main()", "serve", "--port", str(port),
-                               "--max-waiting", "24", "--db", str(tmp_path / "live.sqlite3")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
+    server, base = serve(tmp_path / "live.sqlite3", "--max-waiting", "24")
+    port = int(base.rsplit(":", 1)[1])
     try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
         request = urllib.request.Request(f"{base}/api/games", data=json.dumps({"game": "ftw", "seats": ["A", "B", "C"]}).encode(),
                                          headers={"Content-Type": "application/json"})
         made = json.loads(urllib.request.urlopen(request).read())
@@ -88,10 +80,10 @@ def test_forty_ghost_phones_do_not_delay_five_real_ones(tmp_path: Path) -> None:
         server.wait()
 
 
-def serve(db: Path) -> tuple[subprocess.Popen[bytes], str]:
+def serve(db: Path, *options: str) -> tuple[subprocess.Popen[bytes], str]:
     """`referee serve` on `db`, listening: the process and its base URL."""
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-c", "from referee.cli import main; main()", "serve", "--port", str(port), "--db", str(db)],
+    process = subprocess.Popen([sys.executable, "-c", "from referee.cli import main; main()", "serve", "--port", str(port), "--db", str(db), *options],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(100):
         try:

@@ -21,7 +21,7 @@ from .replay import replay as replay_record
 from .kept import secret_beside
 from .rulings import app_is_wrong, maintainer_key
 from .stats import STATISTICS, plays_csv
-from .store import Store, StoreTooNew, UnknownGame
+from .store import CopyRefused, Store, StoreTooNew, UnknownGame
 from .tables import Tables
 
 DEFAULT_DB = Path("instance") / "referee.sqlite3"
@@ -202,6 +202,26 @@ def export(game: str, output: str | None, as_format: str, db_path: str) -> None:
         click.echo(f"head: seq {head_seq} {head_hash} (a receipt: referee verify --head {game}:{head_hash})")
     else:
         click.echo(text, nl=False)
+
+
+@main.command()
+@click.argument("source", callback=sqlite_path)
+@click.argument("target", callback=sqlite_path)
+def copy(source: str, target: str) -> None:
+    """Copy a whole store into a new file, all or nothing, while the server runs: its games
+    with their chains (every receipt verifies on the copy), seats, groups and statistics."""
+    store = existing_store(source)
+    key, target_key = (Path(path).resolve().parent / "secret_key" for path in (source, target))
+    if key.exists() and not target_key.exists():  # the copy serves the same phones' sessions and seals
+        target_key.parent.mkdir(parents=True, exist_ok=True)
+        target_key.write_bytes(key.read_bytes())
+        target_key.chmod(0o600)
+    same_key = key.exists() and target_key.exists() and key.read_bytes() == target_key.read_bytes()
+    try:
+        store.copy_to(target, keep_snapshots=same_key)
+    except CopyRefused as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(f"copied {len(store.games())} games into {target}; every hash chain verified")
 
 
 @main.command()

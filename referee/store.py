@@ -63,6 +63,11 @@ class StoreTooNew(Exception):
     """A store written by a newer version of Table Referee: opened, it could be damaged."""
 
 
+class CopyRefused(Exception):
+    """A copy that is not made: its target holds games (or is no store of ours), or the
+    copy did not verify."""
+
+
 class UnknownGame(LookupError):
     """No game with this id in the store."""
 
@@ -254,6 +259,39 @@ class Store:
 
     def close(self) -> None:
         self.db.close()
+
+    def copy_to(self, target: str | Path, keep_snapshots: bool) -> None:
+        """The whole store (games with their chains, tokens, groups, statistics) into the
+        file `target`, all or nothing, while the store is in use: SQLite's backup of one
+        consistent moment into `target.partial`, checked (`verify`), then renamed into
+        place. A target that holds a game is refused untouched (CopyRefused). Snapshots
+        are sealed with the key beside the store: `keep_snapshots` False drops them from
+        the copy (a cache; the copy rebuilds them)."""
+        target = Path(target)
+        if target.exists() and target.stat().st_size:
+            with sqlite3.connect(f"file:{target}?mode=ro", uri=True) as existing:
+                try:
+                    holds = existing.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+                except sqlite3.DatabaseError:
+                    holds = 1  # not a store, or not one of ours: never overwritten
+            if holds:
+                raise CopyRefused(f"{target} is not empty: a copy goes into a new file (or an empty store)")
+        partial = target.with_name(target.name + ".partial")
+        partial.unlink(missing_ok=True)
+        partial.parent.mkdir(parents=True, exist_ok=True)
+        partial.touch(mode=0o600)
+        try:
+            with sqlite3.connect(partial) as copy:
+                with self.lock:
+                    self.db.conn.backup(copy)
+                if not keep_snapshots:
+                    copy.execute("DELETE FROM snapshots")
+            problems = Store(partial).verify()
+            if problems:
+                raise CopyRefused(f"the copy does not verify: {problems[0]}")
+            partial.replace(target)
+        finally:
+            partial.unlink(missing_ok=True)
 
     # --- games -----------------------------------------------------------------------
 

@@ -152,3 +152,30 @@ def test_an_old_store_without_a_layout_version_is_brought_up_to_date(tmp_path: P
     assert code == 0
     with sqlite3.connect(db) as connection:
         assert connection.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == (str(SCHEMA_VERSION),)
+
+
+def test_copy_makes_a_whole_store_anew_all_or_nothing(tmp_path: Path) -> None:
+    # Every sample and a group in a store; `referee copy` into another folder: every game
+    # exports byte-identical, every receipt (head hash) verifies on the copy, the group and
+    # the statistics are there. A target that holds a game is refused untouched.
+    source = tmp_path / "club" / "referee.sqlite3"
+    for path in sorted(EVENTS_DIR.glob("*.jsonl")):
+        assert run("import", str(path), "--db", str(source))[0] == 0
+    assert run("group", "create", "Freitagsrunde", "--db", str(source))[0] == 0
+    target = tmp_path / "backup" / "copy.sqlite3"
+    code, output = run("copy", str(source), str(target))
+    assert code == 0 and "copied 14 games" in output, output
+    games = [line.split()[0] for line in run("games", "--db", str(source))[1].splitlines()[1:] if line.strip()]
+    assert len(games) == 14
+    receipts = []
+    for game in games:
+        assert run("export", game, "--db", str(target))[1] == run("export", game, "--db", str(source))[1]
+        head = run("export", game, "--db", str(source), "--output", str(tmp_path / "r.jsonl"))[1].split()[3]
+        receipts += ["--head", f"{game}:{head}"]
+    assert run("verify", *receipts, "--db", str(target))[0] == 0
+    assert "Freitagsrunde" in run("group", "list", "--db", str(target))[1]
+    assert run("stats", "--json", "--db", str(target))[1] == run("stats", "--json", "--db", str(source))[1]
+    before = target.read_bytes()
+    code, output = run("copy", str(source), str(target))
+    assert code == 1 and "is not empty" in output and target.read_bytes() == before
+    assert not list(target.parent.glob("*.partial"))

@@ -113,17 +113,20 @@ def games() -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
 
 
 class Load:
-    """Eight connections, each driving its share of tables, one request at a time."""
+    """Eight connections, each driving its share of tables, one request at a time. With
+    several server ports (several processes on one store), connection i starts at port i
+    (round the ports), and a connection that fails goes on at the next one."""
 
-    def __init__(self, port: int, tables: list[tuple[str, str, list[dict[str, Any]]]], path: str) -> None:
-        self.port, self.tables, self.path = port, tables, path
+    def __init__(self, port: int | list[int], tables: list[tuple[str, str, list[dict[str, Any]]]], path: str) -> None:
+        self.ports = port if isinstance(port, list) else [port]
+        self.port, self.tables, self.path = self.ports[0], tables, path
         self.latencies: list[float] = []
         self.acknowledged: dict[str, dict[int, dict[str, Any]]] = {game: {} for game, _, _ in tables}
         self.errors = 0
         self.lock = threading.Lock()
 
     def run(self, stop_after: float = DEADLINE) -> float:
-        threads = [threading.Thread(target=self._drive, args=(self.tables[i::CONNECTIONS], stop_after)) for i in range(CONNECTIONS)]
+        threads = [threading.Thread(target=self._drive, args=(self.tables[i::CONNECTIONS], stop_after, i)) for i in range(CONNECTIONS)]
         started = time.perf_counter()
         for thread in threads:
             thread.start()
@@ -131,8 +134,9 @@ class Load:
             thread.join()
         return time.perf_counter() - started
 
-    def _drive(self, tables: list[tuple[str, str, list[dict[str, Any]]]], stop_after: float) -> None:
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+    def _drive(self, tables: list[tuple[str, str, list[dict[str, Any]]]], stop_after: float, number: int = 0) -> None:
+        at = number % len(self.ports)
+        connection = http.client.HTTPConnection("127.0.0.1", self.ports[at], timeout=30)
         progress = {game: 0 for game, _, _ in tables}
         started = time.perf_counter()
         while time.perf_counter() - started < stop_after:
@@ -146,7 +150,8 @@ class Load:
                                     body, token, key)
                 if answer is None:
                     connection.close()
-                    connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                    at = (at + 1) % len(self.ports)
+                    connection = http.client.HTTPConnection("127.0.0.1", self.ports[at], timeout=30)
                     time.sleep(0.05)
                     continue  # retried in the next turn with the same key
                 with self.lock:
@@ -403,11 +408,42 @@ def club_night(folder: Path, made: list[tuple[dict[str, Any], list[dict[str, Any
           f"p99 ratio {percentile(busy, 0.99) / percentile(alone, 0.99):.2f}")
 
 
+def processes(folder: Path, made: list[tuple[dict[str, Any], list[dict[str, Any]]]], max_waiting: int) -> None:
+    """Several `referee serve` processes on one SQLite file: the same load through 1 and 2
+    processes (the connections spread over them), then 2 processes with one of them killed
+    (SIGKILL) after 3 s while moves flow: its connections go on at the other, retrying with
+    their Idempotency-Key; every acknowledged append must be stored."""
+    rates = {}
+    for count in (1, 2):
+        db, ports = folder / f"processes-{count}.sqlite3", [free_port() for _ in range(count)]
+        servers = [start_referee(db, port, max_waiting) for port in ports]
+        load = Load(ports, create_tables(ports[0], made), "/api/games")
+        rates[count] = report(f"{count} process{'es' if count > 1 else ''} on one SQLite file", load, load.run())
+        for server in servers:
+            server.kill()
+            server.wait()
+        check_stored(db, load)
+    print(f"  2 processes / 1 process = {rates[2] / rates[1]:.2f} (one file, one writer: no gain expected in moves per second)")
+    db, ports = folder / "processes-killed.sqlite3", [free_port(), free_port()]
+    servers = [start_referee(db, port, max_waiting) for port in ports]
+    load = Load(ports, create_tables(ports[0], made), "/api/games")
+    killer = threading.Timer(3, lambda: servers[0].send_signal(signal.SIGKILL))
+    killer.start()
+    seconds = load.run()
+    for server in servers:
+        server.kill()
+        server.wait()
+    acknowledged, stored = check_stored(db, load)
+    print(f"  kill -9 of one of 2 processes after 3 s: {len(load.latencies)} appends in {seconds:.1f} s, {load.errors} failed requests "
+          f"retried at the other; {acknowledged} acknowledged, {stored} stored, 0 lost: {acknowledged == stored}; referee verify: ok")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--max-waiting", type=int, default=5000, help="phones that may wait at once (serve's default)")
     parser.add_argument("--phones-only", action="store_true", help="only the run with 200 waiting phones")
     parser.add_argument("--one-connection", action="store_true", help="only a move at one connection against the bare endpoint")
+    parser.add_argument("--processes", action="store_true", help="only several server processes on one SQLite file (1, 2, and a kill -9)")
     parser.add_argument("--club", type=int, nargs="?", const=300, metavar="PHONES",
                         help="only the club night: PHONES (default 300) waiting on PHONES/5 tables while moves are logged")
     arguments = parser.parse_args()
@@ -415,6 +451,10 @@ def main() -> None:
     if arguments.club:
         with tempfile.TemporaryDirectory() as name:
             club_night(Path(name), games(), arguments.club, max_waiting)
+        return
+    if arguments.processes:
+        with tempfile.TemporaryDirectory() as name:
+            processes(Path(name), games(), max_waiting)
         return
     if arguments.one_connection:
         with tempfile.TemporaryDirectory() as name:

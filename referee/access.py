@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -84,17 +83,13 @@ def normalise_code(code: str) -> str:
 class Access:
     def __init__(self, store: Store) -> None:
         self.store = store
-        db = store.db
         with store.lock:
-            db["join_codes"].create({"code": str, "game": str}, pk="code", not_null={"game"}, if_not_exists=True)
-            db["join_codes"].create_index(["game"], unique=True, if_not_exists=True)
-            db["tokens"].create(
-                {"hash": str, "game": str, "role": str, "seat": int, "created_at": str},
-                pk="hash",
-                not_null={"game", "role", "created_at"},
-                if_not_exists=True,
-            )
-            db["tokens"].create_index(["game", "seat"], if_not_exists=True)
+            store.db.executescript("""
+CREATE TABLE IF NOT EXISTS join_codes (code TEXT PRIMARY KEY, game TEXT NOT NULL);
+CREATE UNIQUE INDEX IF NOT EXISTS idx_join_codes_game ON join_codes (game);
+CREATE TABLE IF NOT EXISTS tokens (hash TEXT PRIMARY KEY, game TEXT NOT NULL, role TEXT NOT NULL, seat INTEGER, created_at TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS idx_tokens_game_seat ON tokens (game, seat);
+""")
 
     def open_table(self, game_id: str) -> tuple[str, str]:
         """A join code and the host token for a new game."""
@@ -105,7 +100,7 @@ class Access:
                 try:
                     self.store.db.execute("INSERT INTO join_codes (code, game) VALUES (?, ?)", [code, game_id])
                     return code, host_token
-                except sqlite3.IntegrityError:
+                except self.store.db.IntegrityError:
                     continue  # that code is taken: draw another
 
     def join_code(self, game_id: str) -> str | None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -12,6 +11,7 @@ from typing import Any
 import click
 
 from . import bgstats
+from .database import POSTGRESQL, is_url
 from .games import game_names
 from .groups import GroupError, Groups
 from .record import Record, RecordError, load_json, read_record, write_record
@@ -25,18 +25,17 @@ from .store import CopyRefused, Store, StoreTooNew, UnknownGame
 from .tables import Tables
 
 DEFAULT_DB = Path("instance") / "referee.sqlite3"
-URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 
 
 def default_db() -> str:
     return os.environ.get("REFEREE_DB", str(DEFAULT_DB))
 
 
-def sqlite_path(context: click.Context, parameter: click.Parameter, value: str) -> str:
-    """A path to a SQLite file; a URL (postgresql://…) is refused, never made a file of that name."""
-    if URL.match(value):
-        raise click.BadParameter(f"{value.split('://')[0]}://… is a database URL; this version keeps its store in a SQLite file: "
-                                 "give the file's path (see docs/deploy.md for what runs on one machine and what does not yet)")
+def store_address(context: click.Context, parameter: click.Parameter, value: str) -> str:
+    """A SQLite file's path or a postgresql:// URL; another URL is refused, never made a file of that name."""
+    if is_url(value) and not POSTGRESQL.match(value):
+        raise click.BadParameter(f"{value.split('://')[0]}://… is not a database this app keeps its store in: "
+                                 "give a SQLite file's path or a postgresql:// URL")
     return value
 
 
@@ -44,9 +43,9 @@ db_option = click.option(
     "--db",
     "db_path",
     default=default_db,
-    callback=sqlite_path,
+    callback=store_address,
     show_default="instance/referee.sqlite3, or $REFEREE_DB",
-    help="The SQLite file of the event store.",
+    help="The event store: a SQLite file's path, or a postgresql:// URL.",
 )
 
 
@@ -205,8 +204,8 @@ def export(game: str, output: str | None, as_format: str, db_path: str) -> None:
 
 
 @main.command()
-@click.argument("source", callback=sqlite_path)
-@click.argument("target", callback=sqlite_path)
+@click.argument("source", callback=store_address)
+@click.argument("target", callback=store_address)
 def copy(source: str, target: str) -> None:
     """Copy a whole store into a new file, all or nothing, while the server runs: its games
     with their chains (every receipt verifies on the copy), seats, groups and statistics."""

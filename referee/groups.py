@@ -20,7 +20,6 @@ one transaction.
 from __future__ import annotations
 
 import secrets
-import sqlite3
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -67,20 +66,19 @@ class Groups:
     def __init__(self, store: Store) -> None:
         self.store = store
         Plays(store)  # the statistics' tables, which keep each seat's player
-        db = store.db
         with store.lock:
-            db.table("groups").create({"id": str, "name": str, "code": str, "created_at": str}, pk="id",
-                                not_null={"name", "code", "created_at"}, if_not_exists=True)
-            db.table("groups").create_index(["code"], unique=True, if_not_exists=True)
-            db.table("group_players").create({"id": int, "grp": str, "name": str, "merged_into": int}, pk="id",
-                                       not_null={"grp", "name"}, foreign_keys=[("grp", "groups", "id")], if_not_exists=True)
-            db.table("group_players").create_index(["grp", "name"], unique=True, if_not_exists=True)
-            db.table("group_seats").create({"game": str, "seat": int, "grp": str, "player": int}, pk=("game", "seat"),
-                                     not_null={"grp", "player"}, foreign_keys=[("game", "games", "id"), ("grp", "groups", "id")],
-                                     if_not_exists=True)
-            db.table("group_seats").create_index(["grp", "seat"], if_not_exists=True)
-            db.execute("CREATE TABLE IF NOT EXISTS group_house_rules (grp TEXT NOT NULL REFERENCES groups (id), game TEXT NOT NULL, "
-                       "rule TEXT NOT NULL, PRIMARY KEY (grp, game, rule))")
+            store.db.executescript("""
+CREATE TABLE IF NOT EXISTS groups (id TEXT PRIMARY KEY, name TEXT NOT NULL, code TEXT NOT NULL, created_at TEXT NOT NULL);
+CREATE UNIQUE INDEX IF NOT EXISTS idx_groups_code ON groups (code);
+CREATE TABLE IF NOT EXISTS group_players (id INTEGER PRIMARY KEY, grp TEXT NOT NULL REFERENCES groups (id), name TEXT NOT NULL,
+  merged_into INTEGER);
+CREATE UNIQUE INDEX IF NOT EXISTS idx_group_players_grp_name ON group_players (grp, name);
+CREATE TABLE IF NOT EXISTS group_seats (game TEXT NOT NULL REFERENCES games (id), seat INTEGER NOT NULL,
+  grp TEXT NOT NULL REFERENCES groups (id), player INTEGER NOT NULL, PRIMARY KEY (game, seat));
+CREATE INDEX IF NOT EXISTS idx_group_seats_grp_seat ON group_seats (grp, seat);
+CREATE TABLE IF NOT EXISTS group_house_rules (grp TEXT NOT NULL REFERENCES groups (id), game TEXT NOT NULL,
+  rule TEXT NOT NULL, PRIMARY KEY (grp, game, rule));
+""")
 
     def _one(self, sql: str, params: Iterable[Any]) -> Any:
         with self.store.lock:
@@ -92,7 +90,7 @@ class Groups:
         """A new group; its id."""
         group_id, code = new_game_id(), link_code()
         with self.store.transaction():
-            self.store.db.conn.execute("INSERT INTO groups (id, name, code, created_at) VALUES (?, ?, ?, ?)",
+            self.store.db.execute("INSERT INTO groups (id, name, code, created_at) VALUES (?, ?, ?, ?)",
                                        [group_id, clean_name(name), code, now()])
         return group_id
 
@@ -116,7 +114,7 @@ class Groups:
         """A new link for the group: the old one, and every membership it gave, ends."""
         code = link_code()
         with self.store.transaction():
-            self.store.db.conn.execute("UPDATE groups SET code = ? WHERE id = ?", [code, group_id])
+            self.store.db.execute("UPDATE groups SET code = ? WHERE id = ?", [code, group_id])
         return code
 
     def named(self, codes: Iterable[str] | None = None) -> list[dict[str, Any]]:
@@ -145,9 +143,9 @@ class Groups:
         itself: it counts for its player through the merge). Inside the caller's transaction."""
         ids = []
         for name in names:
-            row = self.store.db.conn.execute("SELECT id FROM group_players WHERE grp = ? AND name = ?", [group_id, name]).fetchone()
+            row = self.store.db.execute("SELECT id FROM group_players WHERE grp = ? AND name = ?", [group_id, name]).fetchone()
             if row is None:
-                row = [self.store.db.conn.execute("INSERT INTO group_players (grp, name) VALUES (?, ?)", [group_id, name]).lastrowid]
+                row = self.store.db.execute("INSERT INTO group_players (grp, name) VALUES (?, ?) RETURNING id", [group_id, name]).fetchone()
             ids.append(int(row[0]))
         return ids
 
@@ -155,9 +153,9 @@ class Groups:
         """The game belongs to the group; each seat to the player of that name. A game
         belongs to one group at most."""
         with self.store.transaction():
-            if self.store.db.conn.execute("SELECT 1 FROM group_seats WHERE game = ? LIMIT 1", [game_id]).fetchone():
+            if self.store.db.execute("SELECT 1 FROM group_seats WHERE game = ? LIMIT 1", [game_id]).fetchone():
                 raise GroupError("the game belongs to a group already")
-            self.store.db.conn.executemany(
+            self.store.db.executemany(
                 "INSERT INTO group_seats (game, seat, grp, player) VALUES (?, ?, ?, ?)",
                 [(game_id, seat, group_id, player) for seat, player in enumerate(self._player_ids(group_id, names))],
             )
@@ -169,8 +167,8 @@ class Groups:
         with self.store.transaction():
             self._own(group_id, player_id)
             try:
-                self.store.db.conn.execute("UPDATE group_players SET name = ? WHERE id = ?", [new, player_id])
-            except sqlite3.IntegrityError:
+                self.store.db.execute("UPDATE group_players SET name = ? WHERE id = ?", [new, player_id])
+            except self.store.db.IntegrityError:
                 raise GroupError(f"the group has a player called {new!r} already: merge the two instead") from None
 
     def merge(self, group_id: str, player_id: int, into_id: int) -> None:
@@ -181,11 +179,11 @@ class Groups:
             self._own(group_id, player_id)
             if self._own(group_id, into_id).merged_into is not None:
                 raise GroupError("merge into a player who has not been merged into another")
-            self.store.db.conn.execute("UPDATE group_players SET merged_into = ? WHERE id = ? OR merged_into = ?",
+            self.store.db.execute("UPDATE group_players SET merged_into = ? WHERE id = ? OR merged_into = ?",
                                        [into_id, player_id, player_id])
 
     def _own(self, group_id: str, player_id: int) -> Player:
-        row = self.store.db.conn.execute(
+        row = self.store.db.execute(
             "SELECT id, name, merged_into FROM group_players WHERE id = ? AND grp = ?", [player_id, group_id]).fetchone()
         if row is None:
             raise GroupError(f"the group has no player {player_id}")
@@ -208,8 +206,8 @@ class Groups:
         if unknown:
             raise GroupError(f"not rules of {game}: {', '.join(unknown)}")
         with self.store.transaction():
-            self.store.db.conn.execute("DELETE FROM group_house_rules WHERE grp = ? AND game = ?", [group_id, game])
-            self.store.db.conn.executemany("INSERT INTO group_house_rules (grp, game, rule) VALUES (?, ?, ?)",
+            self.store.db.execute("DELETE FROM group_house_rules WHERE grp = ? AND game = ?", [group_id, game])
+            self.store.db.executemany("INSERT INTO group_house_rules (grp, game, rule) VALUES (?, ?, ?)",
                                            [(group_id, game, rule) for rule in set(off)])
 
     # --- games -------------------------------------------------------------------------
@@ -223,7 +221,7 @@ class Groups:
         with self.store.lock:
             rows = self.store.db.execute(
                 "SELECT s.game FROM group_seats s JOIN games g ON g.id = s.game WHERE s.grp = ? AND s.seat = 0 "
-                "ORDER BY g.created_at DESC, g.rowid DESC LIMIT ? OFFSET ?", [group_id, -1 if latest is None else latest, skip]).fetchall()
+                "ORDER BY g.created_at DESC, g.rowid DESC LIMIT ? OFFSET ?", [group_id, 1 << 62 if latest is None else latest, skip]).fetchall()
         return [str(row[0]) for row in rows]
 
     # --- a group's file ----------------------------------------------------------------
@@ -273,7 +271,7 @@ class Groups:
             group_id = self.create(group.name)
             ids = dict(zip(group.players, self._player_ids(group_id, group.players), strict=True))
             for name, into in group.merges:
-                self.store.db.conn.execute("UPDATE group_players SET merged_into = ? WHERE id = ?", [ids[into], ids[name]])
+                self.store.db.execute("UPDATE group_players SET merged_into = ? WHERE id = ?", [ids[into], ids[name]])
             for record, names, created in group.games:
                 self.seat(group_id, import_record(record, None, created), names)
         return group_id

@@ -16,6 +16,7 @@ import dataclasses
 import hashlib
 import hmac
 import json
+import os
 import secrets
 from enum import Enum
 from pathlib import Path
@@ -23,6 +24,7 @@ from types import ModuleType
 from typing import Any
 
 from . import replay
+from .database import is_url
 from .games import base, employee_of_the_month, ftw, karriere_poker, ladies_gentlemen, senators
 
 MAC_SIZE = 32
@@ -130,13 +132,23 @@ def snapshot_key(secret: str) -> bytes:
     return hashlib.sha256(b"table-referee snapshots\0" + secret.encode()).digest()
 
 
+def secret_path(database: str) -> Path:
+    """Where the instance's secret key lives: beside a SQLite file; for a database URL the
+    file `$REFEREE_SECRET_KEY_FILE`, else `instance/secret_key` (every process that serves
+    one database must have the same)."""
+    if is_url(database):
+        return Path(os.environ.get("REFEREE_SECRET_KEY_FILE") or Path("instance") / "secret_key").resolve()
+    return Path(database).resolve().parent / "secret_key"
+
+
 def secret_beside(database: str) -> str:
     """The instance's secret key: the file `secret_key` beside the database, made on first
     use (owner only). Whoever can read it can seal snapshots, so it is not in the database."""
     if database == ":memory:":
         return secrets.token_hex(32)
-    path = Path(database).resolve().parent / "secret_key"
+    path = secret_path(database)
     if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(secrets.token_hex(32), encoding="utf-8")
         path.chmod(0o600)
     return path.read_text(encoding="utf-8").strip()

@@ -155,10 +155,10 @@ def regroup(store: Store, game_id: str) -> None:
     """Copy the game's group and each seat's player (`referee.groups`) into its kept rows,
     so a group's statistics read its rows by an index (inside the caller's transaction).
     A store without groups has nothing to copy."""
-    if not store.db.conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'group_seats'").fetchone():
+    if not store.db.table_exists("group_seats"):
         return
-    store.db.conn.execute("UPDATE plays SET grp = (SELECT grp FROM group_seats WHERE game = ?1 AND seat = 0) WHERE game = ?1", [game_id])
-    store.db.conn.execute(
+    store.db.execute("UPDATE plays SET grp = (SELECT grp FROM group_seats WHERE game = ?1 AND seat = 0) WHERE game = ?1", [game_id])
+    store.db.execute(
         "UPDATE play_seats SET (grp, player) = (SELECT COALESCE(MAX(grp), ''), MAX(player) FROM group_seats g "
         "WHERE g.game = ?1 AND g.seat = play_seats.seat) WHERE game = ?1", [game_id])
 
@@ -171,12 +171,11 @@ class Plays:
         self.store = store
         db = store.db
         with store.lock:
-            db.table("plays").create(
-                {"game": str, "grp": str, "kind": str, "seq": int, "started_at": str, "ended_at": str, "minutes": int, "title": str,
-                 "house_rules": int},
-                pk="game", not_null={"kind", "seq"}, foreign_keys=[("game", "games", "id")], if_not_exists=True,
-            )
-            if "house_rules" not in db["plays"].columns_dict:  # rows from before house rules: filled in anew below
+            new = not db.table_exists("plays")
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS plays (game TEXT PRIMARY KEY REFERENCES games (id), grp TEXT, kind TEXT NOT NULL, "
+                "seq INTEGER NOT NULL, started_at TEXT, ended_at TEXT, minutes INTEGER, title TEXT, house_rules INTEGER)")
+            if not new and "house_rules" not in db.columns("plays"):  # rows from before house rules: filled in anew below
                 db.execute("ALTER TABLE plays ADD COLUMN house_rules INTEGER")
                 db.execute("DELETE FROM meta WHERE key = ?", [STATISTICS])
             # A group's seats lie together (clustered by group): its statistics read one stretch.
@@ -186,8 +185,8 @@ class Plays:
                 f"rank INTEGER NOT NULL, won INTEGER NOT NULL, {', '.join(f'{c} INTEGER' for c in DETAILS)}, "
                 "PRIMARY KEY (grp, game, seat)) WITHOUT ROWID"
             )
-            db.table("plays").create_index(["grp"], if_not_exists=True)
-            db.table("play_seats").create_index(["game"], if_not_exists=True)
+            db.execute("CREATE INDEX IF NOT EXISTS idx_plays_grp ON plays (grp)")
+            db.execute("CREATE INDEX IF NOT EXISTS idx_play_seats_game ON play_seats (game)")
         if not self.complete():
             self.rebuild()
 
@@ -202,7 +201,7 @@ class Plays:
 
     def keep(self, game_id: str, fold: Fold, events: Sequence[Mapping[str, Any]], revealed: bool) -> None:
         """Write (or drop) the game's rows; called inside the store's transaction."""
-        execute = self.store.db.conn.execute
+        execute = self.store.db.execute
         execute("DELETE FROM play_seats WHERE game = ?", [game_id])
         execute("DELETE FROM plays WHERE game = ?", [game_id])
         if not self.counts(fold, revealed):
@@ -217,7 +216,7 @@ class Plays:
         result = fold.result()
         rank_of = {name: rank for rank, tier in enumerate(result.ranking, start=1) for name in tier}
         unranked = len(result.ranking) + 1
-        self.store.db.conn.executemany(
+        self.store.db.executemany(
             f"INSERT INTO play_seats (game, seat, kind, started_at, name, score, rank, won, {', '.join(DETAILS)}) "
             f"VALUES ({', '.join('?' * (8 + len(DETAILS)))})",
             [(game_id, seat, fold.header.game, started, name, result.scores.get(name), rank_of.get(name, unranked),
@@ -245,7 +244,7 @@ class Plays:
 
     def source(self, group_id: str | None) -> Source:
         if group_id is None:
-            return Source("FROM play_seats s WHERE 1", "1", (), "s.name", None)
+            return Source("FROM play_seats s WHERE 1 = 1", "1 = 1", (), "s.name", None)
         with self.store.lock:
             person = dict(self.store.db.execute(
                 "SELECT p.id, COALESCE(m.name, p.name) FROM group_players p LEFT JOIN group_players m ON m.id = p.merged_into "

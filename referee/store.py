@@ -1,4 +1,5 @@
-"""The event store: an append-only SQLite log of table records (via sqlite-utils).
+"""The event store: an append-only log of table records, in a SQLite file (the default)
+or a PostgreSQL database (`referee.database` knows the two dialects; nothing else does).
 
 Guarantees (DESIGN.md): triggers make UPDATE, DELETE and INSERT OR REPLACE on events
 fail; the primary key (game, seq) turns a racing writer into a conflict; every event
@@ -8,9 +9,9 @@ hash), written in the same transaction as the event, so a deleted last row, a fo
 extra row or a chain recomputed after an edit no longer matches it, and players can keep
 the head hash as a receipt (`referee verify --head`). Snapshots of folds are a cache
 beside the log (see `referee.tables`): replaced and dropped freely, never read as events.
-WAL with synchronous=FULL, so an acknowledged event survives a crash or power loss. The append path uses `db.execute`
-inside `BEGIN IMMEDIATE` (the connection's own `execute`: the move is the hot path):
-`Table.insert` re-reads the schema on every call.
+On SQLite: WAL with synchronous=FULL, so an acknowledged event survives a crash or power
+loss; an append runs inside `BEGIN IMMEDIATE`. On PostgreSQL an append locks its game's
+row first (`FOR UPDATE`), so two server processes append to one game one after the other.
 
 An idempotency key belongs to its caller (the API scopes it by token) and keeps the
 first answer beside the event, so a retry answers exactly as the first time.
@@ -32,26 +33,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import sqlite_utils
 
+from .database import TRIGGERS, SQLite, connect, is_url
 from .record import Header, RecordError, canonical, parse_event, parse_header
 
-TRIGGERS = """
-CREATE TRIGGER IF NOT EXISTS events_append_only_update BEFORE UPDATE ON events
-BEGIN SELECT RAISE(ABORT, 'events are append-only: UPDATE is not allowed'); END;
-CREATE TRIGGER IF NOT EXISTS events_append_only_delete BEFORE DELETE ON events
-BEGIN SELECT RAISE(ABORT, 'events are append-only: DELETE is not allowed'); END;
-CREATE TRIGGER IF NOT EXISTS events_no_replace BEFORE INSERT ON events
-WHEN EXISTS (SELECT 1 FROM events WHERE game = NEW.game AND seq = NEW.seq)
-BEGIN SELECT RAISE(ABORT, 'events are append-only: REPLACE is not allowed'); END;
-CREATE TRIGGER IF NOT EXISTS games_header_fixed BEFORE UPDATE OF id, header, hash ON games
-BEGIN SELECT RAISE(ABORT, 'a game header cannot change'); END;
-CREATE TRIGGER IF NOT EXISTS games_no_delete BEFORE DELETE ON games
-BEGIN SELECT RAISE(ABORT, 'games cannot be deleted'); END;
-CREATE TRIGGER IF NOT EXISTS games_host_seat_fixed BEFORE UPDATE OF host_seat ON games
-WHEN OLD.host_seat IS NOT NULL AND NEW.host_seat IS NOT OLD.host_seat
-BEGIN SELECT RAISE(ABORT, 'the seat the host plays cannot change'); END;
-"""
 
 
 # The store's layout: 1 games, events, snapshots; 2 kept answers; 3 heads; 4 reveals; 5 the
@@ -128,7 +113,7 @@ class _Transaction:
     costs several microseconds more."""
 
     def __init__(self, store: Store) -> None:
-        self.lock, self.connection = store.lock, store.db.conn
+        self.lock, self.db = store.lock, store.db
         self.depth = 0  # only the thread holding the lock changes it
 
     def __enter__(self) -> None:
@@ -137,7 +122,7 @@ class _Transaction:
             self.depth += 1
             return
         try:
-            self.connection.execute("BEGIN IMMEDIATE")
+            self.db.begin()
         except BaseException:
             self.lock.release()
             raise
@@ -150,11 +135,11 @@ class _Transaction:
             return
         try:
             if kind is None:
-                self.connection.execute("COMMIT")
+                self.db.commit()
         finally:
             try:
-                if self.connection.in_transaction:  # an exception, or a COMMIT that failed
-                    self.connection.execute("ROLLBACK")
+                if self.db.in_transaction:  # an exception, or a COMMIT that failed
+                    self.db.rollback()
             finally:
                 self.lock.release()
 
@@ -163,21 +148,16 @@ class Store:
     """One SQLite file of games and their events; safe to share between threads."""
 
     def __init__(self, path: str | Path) -> None:
+        """The store at `path`: a SQLite file's path, or a `postgresql://` URL."""
         self.path = str(path)
-        if re.match(r"[A-Za-z][A-Za-z0-9+.-]*://", self.path):
-            raise ValueError(f"{self.path.split('://')[0]}://… is a database URL; the store is a SQLite file: give its path")
-        if self.path != ":memory:":
+        if not is_url(self.path) and self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
             Path(self.path).touch(mode=0o600)  # secrets live here: owner only (WAL files follow)
-        connection = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
-        self.db = sqlite_utils.Database(connection)
+        self.db = connect(self.path)
         self.lock = threading.RLock()
         self._transaction = _Transaction(self)
         self._headers: dict[str, Header] = {}
         with self.lock:
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=FULL")
-            self.db.execute("PRAGMA foreign_keys=ON")
             self._create_schema()
 
     def _create_schema(self) -> None:
@@ -188,27 +168,16 @@ class Store:
             self.db.close()
             raise StoreTooNew(f"{self.path} was written by a newer Table Referee (store layout {version}; this one knows up to "
                               f"{SCHEMA_VERSION}): update Table Referee to open it")
-        self.db["games"].create(
-            {"id": str, "game": str, "header": str, "hash": str, "created_at": str, "head_seq": int, "head_hash": str,
-             "revealed_seq": int, "host_seat": int},
-            pk="id",
-            not_null={"game", "header", "hash", "created_at"},
-            if_not_exists=True,
-        )
-        self.db["events"].create(
-            {"game": str, "seq": int, "body": str, "hash": str, "idempotency_key": str, "stored_at": str, "answer": str},
-            pk=("game", "seq"),
-            not_null={"game", "seq", "body", "hash", "stored_at"},
-            foreign_keys=[("game", "games", "id")],
-            if_not_exists=True,
-        )
-        self.db["snapshots"].create(
-            {"game": str, "seq": int, "hash": str, "fingerprint": str, "fold": bytes},
-            pk=("game", "seq"),
-            not_null={"game", "seq", "hash", "fingerprint", "fold"},
-            foreign_keys=[("game", "games", "id")],
-            if_not_exists=True,
-        )
+        # `rowid` keeps the order games were stored in: SQLite's own; a column on PostgreSQL.
+        rowid = "" if self.db.kind == "sqlite" else ", rowid BIGINT GENERATED BY DEFAULT AS IDENTITY"
+        self.db.executescript(f"""
+CREATE TABLE IF NOT EXISTS games (id TEXT PRIMARY KEY, game TEXT NOT NULL, header TEXT NOT NULL, hash TEXT NOT NULL,
+  created_at TEXT NOT NULL, head_seq INTEGER, head_hash TEXT, revealed_seq INTEGER, host_seat INTEGER{rowid});
+CREATE TABLE IF NOT EXISTS events (game TEXT NOT NULL REFERENCES games (id), seq INTEGER NOT NULL, body TEXT NOT NULL,
+  hash TEXT NOT NULL, idempotency_key TEXT, stored_at TEXT NOT NULL, answer TEXT, PRIMARY KEY (game, seq));
+CREATE TABLE IF NOT EXISTS snapshots (game TEXT NOT NULL REFERENCES games (id), seq INTEGER NOT NULL, hash TEXT NOT NULL,
+  fingerprint TEXT NOT NULL, fold BLOB NOT NULL, PRIMARY KEY (game, seq));
+""")
         if version < SCHEMA_VERSION:
             self._upgrade_schema()
         # Only keyed events are indexed: a move without a key writes no index page.
@@ -217,19 +186,20 @@ class Store:
             "CREATE UNIQUE INDEX IF NOT EXISTS events_idempotency_key ON events (game, idempotency_key) "
             "WHERE idempotency_key IS NOT NULL"
         )
-        self.db.executescript(TRIGGERS)
+        self.db.executescript(TRIGGERS[self.db.kind])
 
     def _upgrade_schema(self) -> None:
         """The store's layout is versioned (`SCHEMA_VERSION`, kept in `meta`, checked on open:
         a store of a newer version is refused). An older store is brought up to date: the
         columns added since, heads from the chain."""
-        if "answer" not in self.db["events"].columns_dict:
+        events, games = self.db.columns("events"), self.db.columns("games")
+        if "answer" not in events:
             self.db.execute("ALTER TABLE events ADD COLUMN answer TEXT")
-        if "revealed_seq" not in self.db["games"].columns_dict:
+        if "revealed_seq" not in games:
             self.db.execute("ALTER TABLE games ADD COLUMN revealed_seq INTEGER")
-        if "host_seat" not in self.db["games"].columns_dict:
+        if "host_seat" not in games:
             self.db.execute("ALTER TABLE games ADD COLUMN host_seat INTEGER")
-        if "head_seq" not in self.db["games"].columns_dict:
+        if "head_seq" not in games:
             self.db.execute("ALTER TABLE games ADD COLUMN head_seq INTEGER")
             self.db.execute("ALTER TABLE games ADD COLUMN head_hash TEXT")
             self.db.execute("DROP TRIGGER IF EXISTS games_header_fixed")
@@ -249,9 +219,9 @@ class Store:
     def set_meta(self, key: str, value: str | None) -> None:
         """Set (None: forget) a fact about the store, inside the caller's transaction."""
         if value is None:
-            self.db.conn.execute("DELETE FROM meta WHERE key = ?", [key])
+            self.db.execute("DELETE FROM meta WHERE key = ?", [key])
         else:
-            self.db.conn.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [key, value])
+            self.db.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [key, value])
 
     def transaction(self) -> _Transaction:
         """One write transaction under the store's lock: all of it is stored, or nothing."""
@@ -281,10 +251,11 @@ class Store:
         partial.parent.mkdir(parents=True, exist_ok=True)
         partial.touch(mode=0o600)
         try:
-            with sqlite3.connect(partial) as copy:
-                with self.lock:
-                    self.db.conn.backup(copy)
-                if not keep_snapshots:
+            with self.lock:
+                assert isinstance(self.db, SQLite), "a copy by backup is SQLite's"
+                self.db.backup(partial)
+            if not keep_snapshots:
+                with sqlite3.connect(partial) as copy:
                     copy.execute("DELETE FROM snapshots")
             problems = Store(partial).verify()
             if problems:
@@ -317,7 +288,7 @@ class Store:
                     head = self._insert(game_id, event, head[1], None, None)
                 if then is not None:
                     then(game_id)
-        except sqlite3.IntegrityError:
+        except self.db.IntegrityError:
             raise RecordError(f"a game with id {game_id!r} exists already") from None
         self._headers[game_id] = header
         return game_id
@@ -370,7 +341,7 @@ class Store:
     def created_at(self, game_id: str) -> str:
         """When the game was stored: the start of a game whose record does not say it."""
         with self.lock:
-            row = self.db.conn.execute("SELECT created_at FROM games WHERE id = ?", [game_id]).fetchone()
+            row = self.db.execute("SELECT created_at FROM games WHERE id = ?", [game_id]).fetchone()
         if row is None:
             raise UnknownGame(f"no game {game_id!r}")
         return str(row[0])
@@ -419,7 +390,7 @@ class Store:
         it), so a host who has seen only a seat's share can never widen it again. The seat
         the host plays, which is `seat` unless one was set before."""
         with self.transaction():
-            self.db.conn.execute("UPDATE games SET host_seat = ? WHERE id = ? AND host_seat IS NULL", [seat, game_id])
+            self.db.execute("UPDATE games SET host_seat = ? WHERE id = ? AND host_seat IS NULL", [seat, game_id])
         played = self.host_seat(game_id)
         if played is None:
             raise UnknownGame(f"no game {game_id!r}")
@@ -429,7 +400,7 @@ class Store:
         """Reveal the game's secrets as of seq `seq`, and `then()` in the same transaction; a
         reveal is final, so an earlier one stays."""
         with self.transaction():
-            self.db.conn.execute("UPDATE games SET revealed_seq = ? WHERE id = ? AND revealed_seq IS NULL", [seq, game_id])
+            self.db.execute("UPDATE games SET revealed_seq = ? WHERE id = ? AND revealed_seq IS NULL", [seq, game_id])
             if then is not None:
                 then()
         revealed = self.revealed(game_id)
@@ -482,11 +453,11 @@ class Store:
         judge: Callable[[dict[str, Any]], Any] | None,
     ) -> Stored:
         # One statement: the head, and the event stored earlier under this key if any.
-        row = self.db.conn.execute(
-            "SELECT head_seq, head_hash, (SELECT json_array(body, answer) FROM events "
-            "WHERE game = ?1 AND idempotency_key = ?2) FROM games WHERE id = ?1"
+        row = self.db.execute(
+            "SELECT head_seq, head_hash, (SELECT CAST(json_array(body, answer) AS TEXT) FROM events "
+            "WHERE game = ?1 AND idempotency_key = ?2) FROM games WHERE id = ?1 FOR UPDATE"
             if key is not None
-            else "SELECT head_seq, head_hash, NULL FROM games WHERE id = ?1",
+            else "SELECT head_seq, head_hash, NULL FROM games WHERE id = ?1 FOR UPDATE",
             [game_id, key] if key is not None else [game_id],
         ).fetchone()
         if row[2] is not None:
@@ -496,7 +467,7 @@ class Store:
         event = parse_event(header, {**body, "seq": last_seq + 1}, last_seq + 1)
         if expected_seq is not None and expected_seq != last_seq:
             # Stale: stored only where the game says the events meanwhile leave it as it was.
-            meanwhile = [json.loads(line) for (line,) in self.db.conn.execute(
+            meanwhile = [json.loads(line) for (line,) in self.db.execute(
                 "SELECT body FROM events WHERE game = ? AND seq > ? ORDER BY seq", [game_id, expected_seq]).fetchall()]
             if expected_seq > last_seq or not header.rules.stands_beside(event, meanwhile):
                 raise Conflict(last_seq)
@@ -510,13 +481,13 @@ class Store:
         line = canonical(event)
         seq, digest = event["seq"], chain_hash(previous, line)
         try:
-            self.db.conn.execute(
+            self.db.execute(
                 "INSERT INTO events (game, seq, body, hash, idempotency_key, stored_at, answer) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [game_id, seq, line, digest, key, now(), None if answer is None else json.dumps(answer)],
             )
-        except sqlite3.IntegrityError:
+        except self.db.IntegrityError:
             raise Conflict(self.last_seq(game_id)) from None
-        self.db.conn.execute("UPDATE games SET head_seq = ?, head_hash = ? WHERE id = ?", [seq, digest, game_id])
+        self.db.execute("UPDATE games SET head_seq = ?, head_hash = ? WHERE id = ?", [seq, digest, game_id])
         return seq, digest
 
     # --- snapshots: a cache of folds, never part of the log ----------------------------
@@ -526,9 +497,10 @@ class Store:
         rows = [(fingerprint, blob, game_id, seq, event_hash) for seq, event_hash, blob in folds]
         if rows:
             with self.transaction():
-                self.db.conn.executemany(
-                    "INSERT OR REPLACE INTO snapshots (game, seq, hash, fingerprint, fold) "
-                    "SELECT game, seq, hash, ?, ? FROM events WHERE game = ? AND seq = ? AND hash = ?",
+                self.db.executemany(
+                    "INSERT INTO snapshots (game, seq, hash, fingerprint, fold) "
+                    "SELECT game, seq, hash, ?, ? FROM events WHERE game = ? AND seq = ? AND hash = ? "
+                    "ON CONFLICT (game, seq) DO UPDATE SET hash = excluded.hash, fingerprint = excluded.fingerprint, fold = excluded.fold",
                     rows,
                 )
 

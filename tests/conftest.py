@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+import sqlite3
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from postgres import Cluster
 
 from referee.record import Header, parse_event
 from referee.replay import Fold, replay
@@ -59,10 +61,60 @@ def last_clash(fold: Fold) -> str | None:
     return None if clash is None else clash.rule
 
 
+# The tests of these modules run on both stores: each test that opens one (through the
+# `database` fixture: `store`, `tables`, `app`, `client`) once on a SQLite file and once on
+# a PostgreSQL database of a throwaway cluster (tests/postgres.py).
+BOTH_BACKENDS = {"test_store", "test_api", "test_privacy", "test_groups", "test_group_files", "test_live", "test_host_player"}
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "database" in metafunc.fixturenames and metafunc.module.__name__ in BOTH_BACKENDS:
+        metafunc.parametrize("database", ["sqlite", "postgresql"], indirect=True)
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Cluster]:
+    cluster = Cluster()
+    yield cluster
+    cluster.stop()
+
+
 @pytest.fixture
-def store(tmp_path: Path) -> Store:
-    """A real SQLite file in a temporary folder."""
-    return Store(tmp_path / "referee.sqlite3")
+def database(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Where the test's store lives: a real SQLite file in a temporary folder, or (for the
+    modules of BOTH_BACKENDS, a second time) a new PostgreSQL database."""
+    if getattr(request, "param", "sqlite") == "sqlite":
+        return str(tmp_path / "referee.sqlite3")
+    monkeypatch.setenv("REFEREE_SECRET_KEY_FILE", str(tmp_path / "secret_key"))
+    cluster: Cluster = request.getfixturevalue("postgres")
+    return cluster.new_database()
+
+
+def raw(store: Store, *statements: str) -> None:
+    """Statements through a plain connection of the store's backend, past the app (an
+    attacker with the database's file or password), each committed."""
+    if store.db.kind == "sqlite":
+        connection = sqlite3.connect(store.path, isolation_level=None)
+    else:
+        import psycopg
+
+        connection = psycopg.connect(store.path, autocommit=True)  # type: ignore[assignment]
+    try:
+        for statement in statements:
+            connection.execute(statement)
+    finally:
+        connection.close()
+
+
+def drop_trigger(store: Store, name: str) -> str:
+    """The statement that drops one of the store's append-only triggers."""
+    table = "events" if name.startswith("events") else "games"
+    return f"DROP TRIGGER {name}" + ("" if store.db.kind == "sqlite" else f" ON {table}")
+
+
+@pytest.fixture
+def store(database: str) -> Store:
+    return Store(database)
 
 
 @pytest.fixture
@@ -71,9 +123,9 @@ def tables(store: Store) -> Tables:
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> Flask:
-    """The real app on a real SQLite file; forms without CSRF tokens (tested on their own)."""
-    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "pages.sqlite3"), "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False})
+def app(database: str) -> Flask:
+    """The real app on a real store; forms without CSRF tokens (tested on their own)."""
+    return create_app({"TESTING": True, "DATABASE": database, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False})
 
 
 @pytest.fixture

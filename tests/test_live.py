@@ -80,7 +80,7 @@ def test_forty_ghost_phones_do_not_delay_five_real_ones(tmp_path: Path) -> None:
         server.wait()
 
 
-def serve(db: Path, *options: str) -> tuple[subprocess.Popen[bytes], str]:
+def serve(db: Path | str, *options: str) -> tuple[subprocess.Popen[bytes], str]:
     """`referee serve` on `db`, listening: the process and its base URL."""
     port = free_port()
     process = subprocess.Popen([sys.executable, "-c", "from referee.cli import main; main()", "serve", "--port", str(port), "--db", str(db), *options],
@@ -103,12 +103,13 @@ def post(url: str, body: dict[str, object], token: str | None = None) -> tuple[i
         return refused.code, json.loads(refused.read())
 
 
-def test_two_server_processes_on_one_store_deliver_each_others_moves_and_store_one_of_two_racing_moves(tmp_path: Path) -> None:
-    # Two `referee serve` processes on one SQLite file. A phone waiting on B gets a move
-    # logged on A within a second (B reads the stored head every half second). Then two
-    # moves made against the same event reach A and B at the same moment: one is stored,
-    # the other is refused as stale; the log stays one chain (`referee verify`).
-    db = tmp_path / "shared.sqlite3"
+def test_two_server_processes_on_one_store_deliver_each_others_moves_and_store_one_of_two_racing_moves(database: str) -> None:
+    # Two `referee serve` processes on one store (a SQLite file; a PostgreSQL database). A
+    # phone waiting on B gets a move logged on A within a second (B reads the stored head
+    # every half second). Then two moves made against the same event reach A and B at the
+    # same moment: one is stored, the other is refused as stale; the log stays one chain
+    # (`referee verify`).
+    db = database
     (a, base_a), (b, base_b) = serve(db), serve(db)
     try:
         _, made = post(f"{base_a}/api/games", {"game": "ftw", "seats": ["Anna", "Ben", "Cem"]})

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import table
+from conftest import drop_trigger, raw, table
 
 from referee.record import RecordError
 from referee.store import Conflict, Store, UnknownGame
@@ -44,17 +44,18 @@ def test_expected_seq_mismatch_is_a_conflict_and_stores_nothing(store: Store) ->
     assert store.last_seq(game) == 1
 
 
-def test_a_commit_that_fails_is_rolled_back_and_the_store_goes_on(store: Store) -> None:
+def test_a_commit_that_fails_is_rolled_back_and_the_store_goes_on(tmp_path: Path) -> None:
+    store = Store(tmp_path / "commit.sqlite3")  # SQLite's deferred foreign keys make a COMMIT itself fail
     game = store.create_game(KP)
     store.append(game, {"type": "deal", "dealer": 3})
     with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
         with store.transaction():
-            store.db.conn.execute("PRAGMA defer_foreign_keys=ON")  # the COMMIT itself fails
-            store.db.conn.execute(
+            store.db.execute("PRAGMA defer_foreign_keys=ON")  # the COMMIT itself fails
+            store.db.execute(
                 "INSERT INTO snapshots (game, seq, hash, fingerprint, fold) VALUES ('no such game', 1, 'h', 'f', x'00')"
             )
-    assert not store.db.conn.in_transaction
-    assert store.db.conn.execute("SELECT COUNT(*) FROM snapshots").fetchone()[0] == 0
+    assert not store.db.in_transaction
+    assert store.db.execute("SELECT COUNT(*) FROM snapshots").fetchone()[0] == 0
     assert store.append(game, {"type": "pass", "seat": 0}).seq == 2  # the lock was let go too
 
 
@@ -83,17 +84,15 @@ def test_the_same_idempotency_key_three_times_stores_one_event(store: Store) -> 
     assert store.append(other, {"type": "deal", "dealer": 0}, key="phone-1:42").new
 
 
-def test_update_and_delete_of_events_fail_through_plain_sqlite(store: Store) -> None:
+def test_update_and_delete_of_events_fail_through_a_plain_connection(store: Store) -> None:
     game = store.create_game(KP)
     store.append(game, {"type": "deal", "dealer": 3})
-    raw = sqlite3.connect(store.path)
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-        raw.execute("UPDATE events SET body = '{}' WHERE seq = 1")
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-        raw.execute("DELETE FROM events")
-    with pytest.raises(sqlite3.IntegrityError, match="cannot"):
-        raw.execute("UPDATE games SET header = '{}'")
-    raw.close()
+    with pytest.raises(store.db.IntegrityError, match="append-only"):
+        raw(store, "UPDATE events SET body = '{}' WHERE seq = 1")
+    with pytest.raises(store.db.IntegrityError, match="append-only"):
+        raw(store, "DELETE FROM events")
+    with pytest.raises(store.db.IntegrityError, match="cannot"):
+        raw(store, "UPDATE games SET header = '{}'")
     assert store.events(game) == [{"seq": 1, "type": "deal", "dealer": 3}]
 
 
@@ -102,11 +101,8 @@ def test_verify_names_an_edited_row(store: Store) -> None:
     for body in ({"type": "deal", "dealer": 3}, {"type": "play", "seat": 0, "cards": [7]}, {"type": "pass", "seat": 1}):
         store.append(game, body)
     assert store.verify() == []
-    raw = sqlite3.connect(store.path)
-    raw.execute("DROP TRIGGER events_append_only_update")
-    raw.execute("""UPDATE events SET body = '{"seq": 2, "type": "play", "seat": 0, "cards": [13]}' WHERE seq = 2""")
-    raw.commit()
-    raw.close()
+    raw(store, drop_trigger(store, "events_append_only_update"),
+        """UPDATE events SET body = '{"seq": 2, "type": "play", "seat": 0, "cards": [13]}' WHERE seq = 2""")
     assert Store(store.path).verify() == [f"game {game} seq 2: its hash does not match (the row was edited)"]
 
 
@@ -114,15 +110,12 @@ def test_verify_names_a_missing_row(store: Store) -> None:
     game = store.create_game(KP)
     for _ in range(3):
         store.append(game, {"type": "note", "text": "x"})
-    raw = sqlite3.connect(store.path)
-    raw.execute("DROP TRIGGER events_append_only_delete")
-    raw.execute("DELETE FROM events WHERE seq = 2")
-    raw.commit()
-    raw.close()
+    raw(store, drop_trigger(store, "events_append_only_delete"), "DELETE FROM events WHERE seq = 2")
     assert Store(store.path).verify() == [f"game {game} seq 2: missing (the next stored seq is 3)"]
 
 
-def test_the_database_is_in_wal_mode_with_full_sync(store: Store) -> None:
+def test_the_database_is_in_wal_mode_with_full_sync(tmp_path: Path) -> None:
+    store = Store(tmp_path / "wal.sqlite3")
     assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert store.db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
 

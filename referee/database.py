@@ -1,0 +1,226 @@
+"""The one place that knows SQL dialects.
+
+The store is a SQLite file (a path: the embedded default) or a PostgreSQL database (a
+`postgresql://` URL, through psycopg 3). The app writes its SQL once, in the spelling both
+share where they can (`ON CONFLICT`, `RETURNING`, row values) and in SQLite's where they
+differ; `Postgres` turns the rest into PostgreSQL's here: `?` and `?N` placeholders,
+`BEGIN IMMEDIATE`, `BLOB`, an `INTEGER PRIMARY KEY` that numbers itself, `WITHOUT ROWID`,
+`json_extract`, `json_array`, `julianday` (time order), `COLLATE NOCASE` and an empty `IN ()`.
+Each table keeps its insertion order in `rowid` (SQLite's own; an identity column on
+PostgreSQL). Schema parts that differ more (the append-only triggers) are given for each.
+
+A `Database` is used under the store's lock, one statement at a time; `begin`, `commit`
+and `rollback` make a transaction. `IntegrityError` is the backend's own class: a unique
+key, a foreign key or an append-only trigger broken.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+POSTGRESQL = re.compile(r"postgres(ql)?://")
+
+
+def is_url(address: str) -> bool:
+    return bool(URL.match(address))
+
+
+class Database:
+    """A connection to the store's database, in one dialect."""
+
+    kind: str
+    IntegrityError: type[Exception]
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        raise NotImplementedError
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        raise NotImplementedError
+
+    def executescript(self, script: str) -> None:
+        """Statements separated by `;` at a line's end (no `;` inside them but there)."""
+        for statement in re.split(r";\s*\n", script):
+            if statement.strip():
+                self.execute(statement)
+
+    def query(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        cursor = self.execute(sql, params)
+        names = [column[0] for column in cursor.description]
+        return [dict(zip(names, row)) for row in cursor.fetchall()]
+
+    def table_exists(self, name: str) -> bool:
+        raise NotImplementedError
+
+    def columns(self, table: str) -> set[str]:
+        raise NotImplementedError
+
+    @property
+    def in_transaction(self) -> bool:
+        raise NotImplementedError
+
+    def begin(self) -> None:
+        self.execute("BEGIN IMMEDIATE")
+
+    def commit(self) -> None:
+        self.execute("COMMIT")
+
+    def rollback(self) -> None:
+        self.execute("ROLLBACK")
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+
+class SQLite(Database):
+    kind = "sqlite"
+    IntegrityError = sqlite3.IntegrityError
+
+    def __init__(self, path: str) -> None:
+        self.connection = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
+        self.execute("PRAGMA journal_mode=WAL")
+        self.execute("PRAGMA synchronous=FULL")
+        self.execute("PRAGMA foreign_keys=ON")
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        return self.connection.execute(sql.replace(" FOR UPDATE", ""), params)  # SQLite's one writer locks already
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        self.connection.executemany(sql, rows)
+
+    def table_exists(self, name: str) -> bool:
+        return self.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [name]).fetchone() is not None
+
+    def columns(self, table: str) -> set[str]:
+        return {str(row[1]) for row in self.execute(f"PRAGMA table_info({table})").fetchall()}
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.connection.in_transaction
+
+    def backup(self, path: str | Path) -> None:
+        with sqlite3.connect(path) as copy:
+            self.connection.backup(copy)
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+PLACEHOLDER = re.compile(r"'(?:[^']|'')*'|\?(\d*)|%")
+
+
+class Postgres(Database):
+    kind = "postgresql"
+
+    def __init__(self, url: str) -> None:
+        import psycopg
+
+        self.psycopg = psycopg
+        self.IntegrityError = psycopg.IntegrityError
+        self.connection = psycopg.connect(url, autocommit=True)
+        self._spelled: dict[str, tuple[str, list[int] | None]] = {}
+
+    def spell(self, sql: str) -> tuple[str, list[int] | None]:
+        """SQLite's spelling made PostgreSQL's, and which parameter each `%s` takes (None: in order)."""
+        known = self._spelled.get(sql)
+        if known is not None:
+            return known
+        order: list[int] = []
+        numbered = False
+
+        def placeholder(match: re.Match[str]) -> str:
+            nonlocal numbered
+            text = match.group(0)
+            if text == "%":
+                return "%%"
+            if not text.startswith("?"):
+                return text  # a string literal
+            numbered = numbered or bool(match.group(1))
+            order.append(int(match.group(1)) - 1 if match.group(1) else len(order))
+            return "%s"
+
+        spelled = PLACEHOLDER.sub(placeholder, sql)
+        spelled = re.sub(r"json_extract\((\w+), '\$\.(\w+)'\)", r"(\1::json ->> '\2')", spelled).replace("json_array(", "json_build_array(")
+        spelled = re.sub(r"julianday\(([\w.]+)\)", r"CAST(\1 AS TIMESTAMPTZ)", spelled)  # ISO times with offsets, in time order
+        spelled = re.sub(r"([\w.]+) COLLATE NOCASE", r"LOWER(\1)", spelled).replace("IN ()", "IN (NULL)")  # an empty list
+        spelled = (spelled.replace("BEGIN IMMEDIATE", "BEGIN").replace(" WITHOUT ROWID", "").replace(" BLOB", " BYTEA")
+                   .replace("INTEGER PRIMARY KEY", "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY"))
+        self._spelled[sql] = known = (spelled, order if numbered else None)
+        return known
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        spelled, order = self.spell(sql)
+        values = [params[i] for i in order] if order is not None else list(params)
+        return self.connection.execute(spelled, values or None)  # type: ignore[arg-type]
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        spelled, order = self.spell(sql)
+        with self.connection.cursor() as cursor:
+            cursor.executemany(spelled, [[row[i] for i in order] if order is not None else list(row) for row in rows])  # type: ignore[arg-type]
+
+    def table_exists(self, name: str) -> bool:
+        return self.execute("SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ?",
+                            [name]).fetchone() is not None
+
+    def columns(self, table: str) -> set[str]:
+        rows = self.execute("SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ?",
+                            [table]).fetchall()
+        return {str(row[0]) for row in rows}
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.connection.info.transaction_status != self.psycopg.pq.TransactionStatus.IDLE
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+def connect(address: str) -> Database:
+    """The database at `address`: a `postgresql://` URL, or the path of a SQLite file."""
+    if POSTGRESQL.match(address):
+        return Postgres(address)
+    if is_url(address):
+        raise ValueError(f"{address.split('://')[0]}://… is not a database this app keeps its store in: "
+                         "give a SQLite file's path or a postgresql:// URL")
+    return SQLite(address)
+
+
+# The append-only guarantees, for each backend: events are never changed or deleted, a
+# game's header never changes, a game is never deleted, the seat a host plays is set once.
+TRIGGERS = {
+    "sqlite": """
+CREATE TRIGGER IF NOT EXISTS events_append_only_update BEFORE UPDATE ON events
+BEGIN SELECT RAISE(ABORT, 'events are append-only: UPDATE is not allowed'); END;
+CREATE TRIGGER IF NOT EXISTS events_append_only_delete BEFORE DELETE ON events
+BEGIN SELECT RAISE(ABORT, 'events are append-only: DELETE is not allowed'); END;
+CREATE TRIGGER IF NOT EXISTS events_no_replace BEFORE INSERT ON events
+WHEN EXISTS (SELECT 1 FROM events WHERE game = NEW.game AND seq = NEW.seq)
+BEGIN SELECT RAISE(ABORT, 'events are append-only: REPLACE is not allowed'); END;
+CREATE TRIGGER IF NOT EXISTS games_header_fixed BEFORE UPDATE OF id, header, hash ON games
+BEGIN SELECT RAISE(ABORT, 'a game header cannot change'); END;
+CREATE TRIGGER IF NOT EXISTS games_no_delete BEFORE DELETE ON games
+BEGIN SELECT RAISE(ABORT, 'games cannot be deleted'); END;
+CREATE TRIGGER IF NOT EXISTS games_host_seat_fixed BEFORE UPDATE OF host_seat ON games
+WHEN OLD.host_seat IS NOT NULL AND NEW.host_seat IS NOT OLD.host_seat
+BEGIN SELECT RAISE(ABORT, 'the seat the host plays cannot change'); END;
+""",
+    "postgresql": """
+CREATE OR REPLACE FUNCTION referee_refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN RAISE EXCEPTION '%', TG_ARGV[0] USING ERRCODE = 'integrity_constraint_violation'; END $$;
+CREATE OR REPLACE TRIGGER events_append_only_update BEFORE UPDATE ON events
+FOR EACH ROW EXECUTE FUNCTION referee_refuse('events are append-only: UPDATE is not allowed');
+CREATE OR REPLACE TRIGGER events_append_only_delete BEFORE DELETE ON events
+FOR EACH ROW EXECUTE FUNCTION referee_refuse('events are append-only: DELETE is not allowed');
+CREATE OR REPLACE TRIGGER games_header_fixed BEFORE UPDATE OF id, header, hash ON games
+FOR EACH ROW EXECUTE FUNCTION referee_refuse('a game header cannot change');
+CREATE OR REPLACE TRIGGER games_no_delete BEFORE DELETE ON games
+FOR EACH ROW EXECUTE FUNCTION referee_refuse('games cannot be deleted');
+CREATE OR REPLACE TRIGGER games_host_seat_fixed BEFORE UPDATE OF host_seat ON games
+FOR EACH ROW WHEN (OLD.host_seat IS NOT NULL AND NEW.host_seat IS DISTINCT FROM OLD.host_seat)
+EXECUTE FUNCTION referee_refuse('the seat the host plays cannot change');
+""",
+}

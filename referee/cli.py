@@ -18,7 +18,7 @@ from .record import Record, RecordError, load_json, read_record, write_record
 from .reference import reference, write_docs
 from .replay import Fold, report
 from .replay import replay as replay_record
-from .kept import secret_beside
+from .kept import secret_beside, secret_path
 from .rulings import app_is_wrong, maintainer_key
 from .stats import STATISTICS, plays_csv
 from .store import CopyRefused, Store, StoreTooNew, UnknownGame
@@ -210,7 +210,7 @@ def copy(source: str, target: str) -> None:
     """Copy a whole store into a new file, all or nothing, while the server runs: its games
     with their chains (every receipt verifies on the copy), seats, groups and statistics."""
     store = existing_store(source)
-    key, target_key = (Path(path).resolve().parent / "secret_key" for path in (source, target))
+    key, target_key = secret_path(source), secret_path(target)
     if key.exists() and not target_key.exists():  # the copy serves the same phones' sessions and seals
         target_key.parent.mkdir(parents=True, exist_ok=True)
         target_key.write_bytes(key.read_bytes())
@@ -312,7 +312,7 @@ def stats_table(shown: dict[str, Any]) -> str:
 
 
 def existing_store(db_path: str) -> Store:
-    if db_path != ":memory:" and not Path(db_path).exists():
+    if db_path != ":memory:" and not is_url(db_path) and not Path(db_path).exists():
         raise click.ClickException(f"no database at {db_path}")
     return store_at(db_path)
 
@@ -508,7 +508,7 @@ def serve(host: str, port: int, max_waiting: int, db_path: str) -> None:
     addresses = lan_addresses() if host in ("0.0.0.0", "::") else [host]
     public = f"http://{addresses[0]}:{port}" if addresses else f"http://127.0.0.1:{port}"
     store_at(db_path).close()  # a store of a newer version is refused here, in one line
-    app = create_app({"DATABASE": os.path.abspath(db_path), "PUBLIC_URL": public,
+    app = create_app({"DATABASE": db_path if is_url(db_path) else os.path.abspath(db_path), "PUBLIC_URL": public,
                       "LONG_POLL_MAX_WAITING": max_waiting, "LONG_POLL_MAX_PER_GAME": max(1, max_waiting // 2)})
     try:  # bind first: "Open …" is said only once the server really listens
         server = listen(app, host, port)

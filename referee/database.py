@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Iterable, Sequence
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +74,14 @@ class Database:
     def rollback(self) -> None:
         self.execute("ROLLBACK")
 
+    def notify(self, game_id: str) -> None:
+        """Tell the other server processes that a game has a new event (at commit)."""
+
+    def listen(self, heard: Callable[[str], None]) -> None:
+        """Call `heard(game_id)` for each game another process stored an event of, from a
+        thread of its own, for as long as the process runs (nothing where the backend
+        cannot tell: the waiting phones read the head every half second anyway)."""
+
     def close(self) -> None:
         raise NotImplementedError
 
@@ -121,6 +131,7 @@ class Postgres(Database):
 
         self.psycopg = psycopg
         self.IntegrityError = psycopg.IntegrityError
+        self.url = url
         self.connection = psycopg.connect(url, autocommit=True)
         self._spelled: dict[str, tuple[str, list[int] | None]] = {}
 
@@ -135,10 +146,8 @@ class Postgres(Database):
         def placeholder(match: re.Match[str]) -> str:
             nonlocal numbered
             text = match.group(0)
-            if text == "%":
-                return "%%"
             if not text.startswith("?"):
-                return text  # a string literal
+                return text.replace("%", "%%")  # a `%` of its own, also in a string literal, for psycopg's placeholders
             numbered = numbered or bool(match.group(1))
             order.append(int(match.group(1)) - 1 if match.group(1) else len(order))
             return "%s"
@@ -154,8 +163,10 @@ class Postgres(Database):
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
         spelled, order = self.spell(sql)
+        if not params:  # nothing to put in: the text goes as it is
+            return self.connection.execute(spelled.replace("%%", "%"))  # type: ignore[arg-type]
         values = [params[i] for i in order] if order is not None else list(params)
-        return self.connection.execute(spelled, values or None)  # type: ignore[arg-type]
+        return self.connection.execute(spelled, values)  # type: ignore[arg-type]
 
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         spelled, order = self.spell(sql)
@@ -175,6 +186,25 @@ class Postgres(Database):
     def in_transaction(self) -> bool:
         return self.connection.info.transaction_status != self.psycopg.pq.TransactionStatus.IDLE
 
+    def notify(self, game_id: str) -> None:
+        self.execute("SELECT pg_notify('referee_news', ?)", [game_id])  # delivered at commit, once per game
+
+    def listen(self, heard: Callable[[str], None]) -> None:
+        def listening() -> None:
+            pause = 0.5
+            while True:
+                try:
+                    with self.psycopg.connect(self.url, autocommit=True) as connection:
+                        connection.execute("LISTEN referee_news")
+                        pause = 0.5
+                        for notice in connection.notifies():
+                            heard(notice.payload)
+                except self.psycopg.Error:
+                    time.sleep(pause)  # the database restarts: listen again, the head checks meanwhile
+                    pause = min(pause * 2, 10)
+
+        threading.Thread(target=listening, name="referee-news", daemon=True).start()
+
     def close(self) -> None:
         self.connection.close()
 
@@ -183,7 +213,7 @@ def connect(address: str) -> Database:
     """The database at `address`: a `postgresql://` URL, or the path of a SQLite file."""
     if POSTGRESQL.match(address):
         return Postgres(address)
-    if is_url(address):
+    if is_url(address) or "://" in address:  # a URL, or one made into a path by mistake: never a file of that name
         raise ValueError(f"{address.split('://')[0]}://… is not a database this app keeps its store in: "
                          "give a SQLite file's path or a postgresql:// URL")
     return SQLite(address)

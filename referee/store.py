@@ -488,6 +488,7 @@ CREATE TABLE IF NOT EXISTS snapshots (game TEXT NOT NULL REFERENCES games (id), 
         except self.db.IntegrityError:
             raise Conflict(self.last_seq(game_id)) from None
         self.db.execute("UPDATE games SET head_seq = ?, head_hash = ? WHERE id = ?", [seq, digest, game_id])
+        self.db.notify(game_id)
         return seq, digest
 
     # --- snapshots: a cache of folds, never part of the log ----------------------------

@@ -169,10 +169,7 @@ class Tables:
             fold, taken = folded[0]
             self._folds[game_id] = fold
             self._keep(game_id, taken)
-            with self.store.lock:
-                news = self._news.get(game_id)
-                if news is not None:
-                    news.notify_all()
+            self.wake(game_id)
             return Appended(stored.event, *answer_values(stored.answer), fold)
 
     def _replayed_void(self, before: Fold, game_id: str, body: Mapping[str, Any]) -> tuple[dict[str, Any], Fold, list[Fold]] | None:
@@ -330,11 +327,19 @@ class Tables:
             self._witnesses[game_id] = (chain_end, witnesses)
             return witnesses[seq] if 0 <= seq < len(witnesses) else None
 
+    def wake(self, game_id: str) -> None:
+        """Wake the phones waiting on this game: it has news (from another process too)."""
+        with self.store.lock:
+            news = self._news.get(game_id)
+            if news is not None:
+                news.notify_all()
+
     def wait(self, game_id: str, after: int, timeout: float, gone: Callable[[], bool] | None = None) -> bool:
         """Block until the game has an event after `after` or `timeout` passes, or the phone
         has left (`gone()`: the server peeks at the phone's connection, `web.server`). A move
-        of this process wakes it at once; the head is read again every half second, for a
-        move another process stored. False when too many phones wait already: the caller answers now
+        of this process wakes it at once, one of another process too where the database
+        tells (PostgreSQL's NOTIFY, `Database.listen`); the head is read again every half
+        second whatever happens. False when too many phones wait already: the caller answers now
         and asks to come back later."""
         with self.store.lock:
             waiting = sum(self._waiting.values())

@@ -11,7 +11,8 @@ from typing import Any
 import click
 
 from . import bgstats
-from .database import POSTGRESQL, is_url
+from .access import Access
+from .database import POSTGRESQL, Unreachable, is_url
 from .games import game_names
 from .groups import GroupError, Groups
 from .record import Record, RecordError, load_json, read_record, write_record
@@ -50,10 +51,11 @@ db_option = click.option(
 
 
 def store_at(path: str) -> Store:
-    """The store in the SQLite file `path`; one written by a newer version is an error naming it."""
+    """The store at `path`; one written by a newer version, or a database that does not
+    answer, is an error naming it."""
     try:
         return Store(path)
-    except StoreTooNew as error:
+    except (StoreTooNew, Unreachable) as error:
         raise click.ClickException(str(error)) from None
 
 
@@ -217,7 +219,13 @@ def copy(source: str, target: str) -> None:
         target_key.chmod(0o600)
     same_key = key.exists() and target_key.exists() and key.read_bytes() == target_key.read_bytes()
     try:
-        store.copy_to(target, keep_snapshots=same_key)
+        if store.db.kind == "sqlite" and not is_url(target):
+            store.copy_to(target, keep_snapshots=same_key)  # SQLite's own backup: the file as it is
+        else:  # between backends: row by row into a new store
+            copy = store_at(target)
+            Groups(copy)  # the tables of seats, groups and statistics
+            Access(copy)
+            store.copy_rows_to(copy, keep_snapshots=same_key)
     except CopyRefused as error:
         raise click.ClickException(str(error)) from None
     click.echo(f"copied {len(store.games())} games into {target}; every hash chain verified")
@@ -231,15 +239,13 @@ def verify(receipts: tuple[str, ...], db_path: str) -> None:
     """Check every game's hash chain and head, every kept snapshot's seal, and receipts;
     name the first broken row of a game. Snapshots are checked with the secret key beside
     the database (`secret_key`)."""
-    if not Path(db_path).exists():
-        raise click.ClickException(f"no database at {db_path}")
+    store = existing_store(db_path)
     kept = {}
     for receipt in receipts:
         game_id, _, digest = receipt.rpartition(":")
         if not game_id or len(digest) != 64:
             raise click.BadParameter(f"{receipt!r} is not GAME:HASH (a 64-character SHA-256)", param_hint="--head")
         kept[game_id] = digest.lower()
-    store = store_at(db_path)
     problems = store.verify(kept)
     if store.meta(STATISTICS) != "complete":  # opening the tables below rebuilds them
         click.echo("statistics: incomplete (an interrupted rebuild, or a store from before them): rebuilt from the logs now")

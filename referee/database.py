@@ -28,6 +28,10 @@ URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 POSTGRESQL = re.compile(r"postgres(ql)?://")
 
 
+class Unreachable(Exception):
+    """A database server that does not answer (or refuses the login)."""
+
+
 def is_url(address: str) -> bool:
     return bool(URL.match(address))
 
@@ -73,6 +77,9 @@ class Database:
 
     def rollback(self) -> None:
         self.execute("ROLLBACK")
+
+    def numbered(self, table: str, column: str) -> None:
+        """After rows were copied in with their numbers: the next number follows them."""
 
     def notify(self, game_id: str) -> None:
         """Tell the other server processes that a game has a new event (at commit)."""
@@ -132,7 +139,12 @@ class Postgres(Database):
         self.psycopg = psycopg
         self.IntegrityError = psycopg.IntegrityError
         self.url = url
-        self.connection = psycopg.connect(url, autocommit=True)
+        try:
+            self.connection = psycopg.connect(url, autocommit=True, connect_timeout=10)
+        except psycopg.OperationalError as error:
+            shown = re.sub(r"://([^:@/]*):[^@/]*@", r"://\1:…@", url)  # never a password in a message
+            reason = str(error).strip().splitlines()[-1] if str(error).strip() else type(error).__name__
+            raise Unreachable(f"cannot reach the database at {shown}: {reason}") from None
         self._spelled: dict[str, tuple[str, list[int] | None]] = {}
 
     def spell(self, sql: str) -> tuple[str, list[int] | None]:
@@ -185,6 +197,9 @@ class Postgres(Database):
     @property
     def in_transaction(self) -> bool:
         return self.connection.info.transaction_status != self.psycopg.pq.TransactionStatus.IDLE
+
+    def numbered(self, table: str, column: str) -> None:
+        self.execute(f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), COALESCE(MAX({column}), 0) + 1, false) FROM {table}")
 
     def notify(self, game_id: str) -> None:
         self.execute("SELECT pg_notify('referee_news', ?)", [game_id])  # delivered at commit, once per game

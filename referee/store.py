@@ -230,6 +230,30 @@ CREATE TABLE IF NOT EXISTS snapshots (game TEXT NOT NULL REFERENCES games (id), 
     def close(self) -> None:
         self.db.close()
 
+    # Every table of a store with its groups and statistics, in the order a copy fills them.
+    TABLES = ("meta", "games", "events", "snapshots", "join_codes", "tokens", "groups", "group_players", "group_seats",
+              "group_house_rules", "plays", "play_seats")
+
+    def copy_rows_to(self, copy: Store, keep_snapshots: bool) -> None:
+        """Every row of this store into `copy`, an empty store of any backend whose tables
+        are made (by `Store`, `Access` and `Groups`), in one transaction of the copy that
+        also verifies it: all of it, or nothing (CopyRefused)."""
+        with self.lock, copy.transaction():
+            if copy.db.execute("SELECT COUNT(*) FROM games").fetchone()[0]:
+                raise CopyRefused(f"{copy.path} is not empty: a copy goes into an empty store")
+            for table in self.TABLES:
+                if not self.db.table_exists(table) or (table == "snapshots" and not keep_snapshots):
+                    continue
+                columns = sorted(self.db.columns(table) & copy.db.columns(table) - {"rowid"}) + (["rowid"] if table == "games" else [])
+                rows = self.db.execute(f"SELECT {', '.join(columns)} FROM {table}").fetchall()
+                conflict = " ON CONFLICT (key) DO UPDATE SET value = excluded.value" if table == "meta" else ""
+                copy.db.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))}){conflict}", rows)
+            copy.db.numbered("games", "rowid")
+            copy.db.numbered("group_players", "id")
+            problems = copy.verify()
+            if problems:
+                raise CopyRefused(f"the copy does not verify: {problems[0]}")
+
     def copy_to(self, target: str | Path, keep_snapshots: bool) -> None:
         """The whole store (games with their chains, tokens, groups, statistics) into the
         file `target`, all or nothing, while the store is in use: SQLite's backup of one

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from conftest import EVENTS_DIR
+from postgres import Cluster
 
 from referee.cli import main
 
@@ -118,14 +119,18 @@ def test_the_installed_console_script_runs() -> None:
     assert done.returncode == 0 and json.loads(done.stdout)["finished"] is True
 
 
-def test_a_database_url_is_refused_and_no_file_is_made(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_database_url_is_never_made_a_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A URL of a database the app does not keep its store in is refused; a PostgreSQL
+    # server that does not answer is one line naming it (and no password). No file is made.
     monkeypatch.chdir(tmp_path)
-    code, output = run("games", "--db", "postgresql://referee@localhost/referee")
-    assert code == 2 and "postgresql://… is a database URL" in output and "give the file's path" in output
-    monkeypatch.setenv("REFEREE_DB", "postgres://x/y")
+    code, output = run("games", "--db", "mysql://referee@localhost/referee")
+    assert code == 2 and "mysql://… is not a database this app keeps its store in" in output
+    monkeypatch.setenv("REFEREE_DB", "sqlite://x/y")
     code, output = run("games")
-    assert code == 2 and "postgres://… is a database URL" in output
-    assert list(tmp_path.iterdir()) == []  # no file named "postgresql:" or anything else
+    assert code == 2 and "sqlite://… is not a database" in output
+    code, output = run("games", "--db", "postgresql://referee:secret@127.0.0.1:1/referee")
+    assert code == 1 and output.startswith("Error: cannot reach the database at postgresql://referee:…@127.0.0.1:1/referee") and "secret" not in output
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_store_of_a_newer_version_is_refused_untouched(tmp_path: Path) -> None:
@@ -179,3 +184,31 @@ def test_copy_makes_a_whole_store_anew_all_or_nothing(tmp_path: Path) -> None:
     code, output = run("copy", str(source), str(target))
     assert code == 1 and "is not empty" in output and target.read_bytes() == before
     assert not list(target.parent.glob("*.partial"))
+
+
+def test_copy_between_the_backends_keeps_every_game_byte_identical(tmp_path: Path, postgres: Cluster, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every sample and a group in a SQLite store, copied into PostgreSQL and from there into
+    # a new SQLite file: every game exports byte-identical, every receipt verifies on both
+    # copies, groups and statistics are there. A second copy into the full PostgreSQL
+    # database is refused and changes nothing.
+    monkeypatch.setenv("REFEREE_SECRET_KEY_FILE", str(tmp_path / "secret_key"))
+    source, back = tmp_path / "club" / "referee.sqlite3", tmp_path / "back" / "referee.sqlite3"
+    for path in sorted(EVENTS_DIR.glob("*.jsonl")):
+        assert run("import", str(path), "--db", str(source))[0] == 0
+    assert run("group", "create", "Freitagsrunde", "--db", str(source))[0] == 0
+    database = postgres.new_database()
+    assert run("copy", str(source), database) == (0, f"copied 14 games into {database}; every hash chain verified\n")
+    assert run("copy", database, str(back))[0] == 0
+    games = [line.split()[0] for line in run("games", "--db", str(source))[1].splitlines()[1:] if line.strip()]
+    receipts = []
+    for game in games:
+        exported = run("export", game, "--db", str(source))[1]
+        assert run("export", game, "--db", database)[1] == exported == run("export", game, "--db", str(back))[1]
+        receipts += ["--head", f"{game}:{run('export', game, '--db', str(source), '--output', str(tmp_path / 'r.jsonl'))[1].split()[3]}"]
+    for copy in (database, str(back)):
+        assert run("verify", *receipts, "--db", copy)[0] == 0
+        assert "Freitagsrunde" in run("group", "list", "--db", copy)[1]
+        assert run("stats", "--json", "--db", copy)[1] == run("stats", "--json", "--db", str(source))[1]
+        assert run("games", "--db", copy)[1] == run("games", "--db", str(source))[1]  # newest first, as stored
+    code, output = run("copy", str(source), database)
+    assert code == 1 and "is not empty" in output and len(run("games", "--db", database)[1].splitlines()) == 15

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import http.client
 import json
 import os
@@ -88,10 +89,11 @@ def wait_for(port: int) -> None:
     raise RuntimeError(f"nothing listens on {port}")
 
 
-def start_referee(db: Path, port: int, max_waiting: int) -> subprocess.Popen[bytes]:
+def start_referee(db: Path | str, port: int, max_waiting: int) -> subprocess.Popen[bytes]:
     command = [sys.executable, "-c", "from referee.cli import main; main()", "serve", "--port", str(port),
                "--max-waiting", str(max_waiting), "--db", str(db)]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=db.parent)
+    folder = Path(tempfile.gettempdir()) if str(db).startswith("postgresql") else Path(db).parent
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=folder)
     wait_for(port)
     return process
 
@@ -274,7 +276,7 @@ def create_tables(port: int, made: list[tuple[dict[str, Any], list[dict[str, Any
     return tables
 
 
-def check_stored(db: Path, load: Load) -> tuple[int, int]:
+def check_stored(db: Path | str, load: Load) -> tuple[int, int]:
     """Every acknowledged append is stored, unchanged; returns (acknowledged, stored)."""
     store = Store(db)
     acknowledged = stored = 0
@@ -377,65 +379,87 @@ def club_moves(port: int, tables: list[tuple[str, str, list[dict[str, Any]]]], m
     return acknowledged, latencies
 
 
-def club_night(folder: Path, made: list[tuple[dict[str, Any], list[dict[str, Any]]]], phones: int, max_waiting: int, moves: int = 5) -> None:
+def club_night(folder: Path, made: list[tuple[dict[str, Any], list[dict[str, Any]]]], phones: int, max_waiting: int, moves: int = 5,
+               cluster: Any = None, processes: int = 1) -> None:
     """A club night: `phones` phones waiting on phones/5 tables while moves are logged at
-    every table, against the same moves with no phone waiting."""
+    every table, against the same moves with no phone waiting. With several `processes`
+    (on PostgreSQL: `cluster`), the phones wait spread over them and the moves go to the
+    first: the others' phones hear of them across processes."""
     count = max(1, phones // 5)
     pace = 0.02
-    print(f"club night: {phones} phones on {count} tables, {moves} moves a table, a move every {pace * 1000:.0f} ms, max waiting {max_waiting}")
+    where = f"{processes} process{'es' if processes > 1 else ''} on {'PostgreSQL' if cluster else 'SQLite'}"
+    print(f"club night: {phones} phones on {count} tables, {moves} moves a table, a move every {pace * 1000:.0f} ms, {where}, max waiting {max_waiting}")
     results = {}
     for waiting in (0, phones):
-        db, port = folder / f"club-{waiting}.sqlite3", free_port()
-        server = start_referee(db, port, max_waiting)
-        tables = create_tables(port, made[:count])
-        with Phones(port, [game for game, _, _ in tables], waiting, wait=20) as club:
+        db = cluster.new_database() if cluster else folder / f"club-{waiting}.sqlite3"
+        ports = [free_port() for _ in range(processes)]
+        servers = [start_referee(db, port, max_waiting) for port in ports]
+        tables = create_tables(ports[0], made[:count])
+        with contextlib.ExitStack() as stack:
+            clubs = [stack.enter_context(Phones(port, [game for game, _, _ in tables], waiting // processes, wait=20)) for port in ports]
             time.sleep(2 + waiting / 100)  # every phone is parked
-            acknowledged, latencies = club_moves(port, tables, moves, pace)
+            acknowledged, latencies = club_moves(ports[0], tables, moves, pace)
             time.sleep(3)
-        server.kill()
-        server.wait()
+        for server in servers:
+            server.kill()
+            server.wait()
         results[waiting] = latencies
         if waiting:
-            delays = [max(0.0, got - acknowledged[key]) for key, times in club.received.items() if key in acknowledged for got in times]
+            received = [(key, got) for club in clubs for key, times in club.received.items() for got in times]
+            delays = [max(0.0, got - acknowledged[key]) for key, got in received if key in acknowledged]
             expected = len(acknowledged) * (phones // count)
             missed = expected - len(delays)
             print(f"  delivery to each waiting phone: p50 {percentile(delays, 0.5):.0f} ms, p95 {percentile(delays, 0.95):.0f} ms, "
                   f"max {max(delays) * 1000:.0f} ms (target p95 <= 500 ms); {missed} of {expected} deliveries missed; "
-                  f"{club.told_to_wait} told to come back later")
+                  f"{sum(club.told_to_wait for club in clubs)} told to come back later")
     alone, busy = results[0], results[phones]
     print(f"  moves with no phone waiting: p50 {percentile(alone, 0.5):.1f} ms, p99 {percentile(alone, 0.99):.1f} ms; "
           f"with {phones} phones waiting: p50 {percentile(busy, 0.5):.1f} ms, p99 {percentile(busy, 0.99):.1f} ms (target <= 50 ms); "
           f"p99 ratio {percentile(busy, 0.99) / percentile(alone, 0.99):.2f}")
 
 
-def processes(folder: Path, made: list[tuple[dict[str, Any], list[dict[str, Any]]]], max_waiting: int) -> None:
-    """Several `referee serve` processes on one SQLite file: the same load through 1 and 2
-    processes (the connections spread over them), then 2 processes with one of them killed
-    (SIGKILL) after 3 s while moves flow: its connections go on at the other, retrying with
-    their Idempotency-Key; every acknowledged append must be stored."""
+def processes(folder: Path, made: list[tuple[dict[str, Any], list[dict[str, Any]]]], max_waiting: int, cluster: Any = None) -> None:
+    """Several `referee serve` processes on one store: the same load through 1 and 2
+    processes on one SQLite file and, with a PostgreSQL cluster, through 1, 2 and 4 on one
+    database (the connections spread over them), each as a ratio to 1 process on SQLite;
+    then 2 processes with one killed (SIGKILL) after 3 s while moves flow: its connections
+    go on at the other, retrying with their Idempotency-Key; every acknowledged append must
+    be stored."""
+    runs = [("SQLite", 1), ("SQLite", 2)] + ([("PostgreSQL", 1), ("PostgreSQL", 2), ("PostgreSQL", 4)] if cluster else [])
     rates = {}
-    for count in (1, 2):
-        db, ports = folder / f"processes-{count}.sqlite3", [free_port() for _ in range(count)]
+    for backend, count in runs:
+        db = str(folder / f"processes-{count}.sqlite3") if backend == "SQLite" else cluster.new_database()
+        ports = [free_port() for _ in range(count)]
         servers = [start_referee(db, port, max_waiting) for port in ports]
         load = Load(ports, create_tables(ports[0], made), "/api/games")
-        rates[count] = report(f"{count} process{'es' if count > 1 else ''} on one SQLite file", load, load.run())
+        rates[backend, count] = report(f"{backend}, {count} process{'es' if count > 1 else ''}", load, load.run())
         for server in servers:
             server.kill()
             server.wait()
         check_stored(db, load)
-    print(f"  2 processes / 1 process = {rates[2] / rates[1]:.2f} (one file, one writer: no gain expected in moves per second)")
-    db, ports = folder / "processes-killed.sqlite3", [free_port(), free_port()]
-    servers = [start_referee(db, port, max_waiting) for port in ports]
-    load = Load(ports, create_tables(ports[0], made), "/api/games")
-    killer = threading.Timer(3, lambda: servers[0].send_signal(signal.SIGKILL))
-    killer.start()
-    seconds = load.run()
-    for server in servers:
-        server.kill()
-        server.wait()
-    acknowledged, stored = check_stored(db, load)
-    print(f"  kill -9 of one of 2 processes after 3 s: {len(load.latencies)} appends in {seconds:.1f} s, {load.errors} failed requests "
-          f"retried at the other; {acknowledged} acknowledged, {stored} stored, 0 lost: {acknowledged == stored}; referee verify: ok")
+        print(f"  moves per second against 1 process on SQLite: {rates[backend, count] / rates['SQLite', 1]:.2f}")
+    for backend in ("SQLite", "PostgreSQL") if cluster else ("SQLite",):
+        db = str(folder / "processes-killed.sqlite3") if backend == "SQLite" else cluster.new_database()
+        ports = [free_port(), free_port()]
+        servers = [start_referee(db, port, max_waiting) for port in ports]
+        load = Load(ports, create_tables(ports[0], made), "/api/games")
+        killer = threading.Timer(3, lambda: servers[0].send_signal(signal.SIGKILL))
+        killer.start()
+        seconds = load.run()
+        for server in servers:
+            server.kill()
+            server.wait()
+        acknowledged, stored = check_stored(db, load)
+        print(f"{backend}, kill -9 of one of 2 processes after 3 s: {len(load.latencies)} appends in {seconds:.1f} s, {load.errors} failed "
+              f"requests retried at the other; {acknowledged} acknowledged, {stored} stored, 0 lost: {acknowledged == stored}; referee verify: ok")
+
+
+def postgres_cluster() -> Any:
+    """A throwaway PostgreSQL cluster (the tests' own, tests/postgres.py)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from postgres import Cluster
+
+    return Cluster()
 
 
 def main() -> None:
@@ -443,18 +467,29 @@ def main() -> None:
     parser.add_argument("--max-waiting", type=int, default=5000, help="phones that may wait at once (serve's default)")
     parser.add_argument("--phones-only", action="store_true", help="only the run with 200 waiting phones")
     parser.add_argument("--one-connection", action="store_true", help="only a move at one connection against the bare endpoint")
-    parser.add_argument("--processes", action="store_true", help="only several server processes on one SQLite file (1, 2, and a kill -9)")
+    parser.add_argument("--processes", action="store_true", help="only several server processes on one store (1, 2, and a kill -9)")
+    parser.add_argument("--postgres", action="store_true", help="with --processes and --club: also on PostgreSQL (a throwaway cluster)")
     parser.add_argument("--club", type=int, nargs="?", const=300, metavar="PHONES",
                         help="only the club night: PHONES (default 300) waiting on PHONES/5 tables while moves are logged")
     arguments = parser.parse_args()
     max_waiting, everything = arguments.max_waiting, not arguments.phones_only
     if arguments.club:
-        with tempfile.TemporaryDirectory() as name:
-            club_night(Path(name), games(), arguments.club, max_waiting)
+        cluster = postgres_cluster() if arguments.postgres else None
+        try:
+            with tempfile.TemporaryDirectory() as name:
+                club_night(Path(name), games(), arguments.club, max_waiting, cluster=cluster, processes=2 if cluster else 1)
+        finally:
+            if cluster:
+                cluster.stop()
         return
     if arguments.processes:
-        with tempfile.TemporaryDirectory() as name:
-            processes(Path(name), games(), max_waiting)
+        cluster = postgres_cluster() if arguments.postgres else None
+        try:
+            with tempfile.TemporaryDirectory() as name:
+                processes(Path(name), games(), max_waiting, cluster)
+        finally:
+            if cluster:
+                cluster.stop()
         return
     if arguments.one_connection:
         with tempfile.TemporaryDirectory() as name:

@@ -516,6 +516,8 @@ def serve(host: str, port: int, max_waiting: int, db_path: str) -> None:
     store_at(db_path).close()  # a store of a newer version is refused here, in one line
     app = create_app({"DATABASE": db_path if is_url(db_path) else os.path.abspath(db_path), "PUBLIC_URL": public,
                       "LONG_POLL_MAX_WAITING": max_waiting, "LONG_POLL_MAX_PER_GAME": max(1, max_waiting // 2)})
+    tables = app.extensions["referee"].tables
+    tables.store.db.listen(tables.wake)  # moves stored by other server processes wake this one's phones
     try:  # bind first: "Open …" is said only once the server really listens
         server = listen(app, host, port)
     except OSError as error:

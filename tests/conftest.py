@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -62,14 +62,19 @@ def last_clash(fold: Fold) -> str | None:
 
 
 # The tests of these modules run on both stores: each test that opens one (through the
-# `database` fixture: `store`, `tables`, `app`, `client`) once on a SQLite file and once on
-# a PostgreSQL database of a throwaway cluster (tests/postgres.py).
-BOTH_BACKENDS = {"test_store", "test_api", "test_privacy", "test_groups", "test_group_files", "test_live", "test_host_player"}
+# `database` fixture: `store`, `tables`, `app`, `client`; `new_database` for a property's
+# examples) once on a SQLite file and once on a PostgreSQL database of a throwaway cluster
+# (tests/postgres.py). The privacy tests take PostgreSQL in a file of their own, so that
+# the second worker runs them beside the first.
+BACKENDS = {**dict.fromkeys(("test_store", "test_api", "test_groups", "test_group_files", "test_live", "test_host_player"),
+                            ("sqlite", "postgresql")),
+            "test_privacy_on_postgresql": ("postgresql",)}
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    if "database" in metafunc.fixturenames and metafunc.module.__name__ in BOTH_BACKENDS:
-        metafunc.parametrize("database", ["sqlite", "postgresql"], indirect=True)
+    for name in ("database", "new_database"):
+        if name in metafunc.fixturenames and metafunc.module.__name__ in BACKENDS:
+            metafunc.parametrize(name, BACKENDS[metafunc.module.__name__], indirect=True)
 
 
 @pytest.fixture(scope="session")
@@ -82,12 +87,42 @@ def postgres() -> Iterator[Cluster]:
 @pytest.fixture
 def database(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     """Where the test's store lives: a real SQLite file in a temporary folder, or (for the
-    modules of BOTH_BACKENDS, a second time) a new PostgreSQL database."""
+    modules of BACKENDS) a new PostgreSQL database."""
     if getattr(request, "param", "sqlite") == "sqlite":
         return str(tmp_path / "referee.sqlite3")
     monkeypatch.setenv("REFEREE_SECRET_KEY_FILE", str(tmp_path / "secret_key"))
     cluster: Cluster = request.getfixturevalue("postgres")
     return cluster.new_database()
+
+
+def query(address: str, sql: str) -> list[tuple[Any, ...]]:
+    """Rows of a store's database read past the app (a plain connection of its backend)."""
+    if address.startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(address) as connection:
+            return list(connection.execute(sql).fetchall())
+    with sqlite3.connect(address) as connection:
+        return list(connection.execute(sql).fetchall())
+
+
+def everything_stored(address: str) -> str:
+    """Every row of every table of a store, as text (to look for what must not be there)."""
+    if not address.startswith("postgresql://"):
+        with sqlite3.connect(address) as connection:
+            return "\n".join(connection.iterdump())
+    tables = [row[0] for row in query(address, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")]
+    return "\n".join(str(row[0]) for table in tables for row in query(address, f"SELECT t::text FROM {table} t"))
+
+
+def table_count(address: str, table: str) -> int:
+    """How many rows a table of a store holds (0 where the table is not made yet)."""
+    try:
+        return int(query(address, f"SELECT COUNT(*) FROM {table}")[0][0])
+    except Exception as error:  # no such table (either backend's own error)
+        if "no such table" in str(error) or "does not exist" in str(error):
+            return 0
+        raise
 
 
 def raw(store: Store, *statements: str) -> None:
@@ -110,6 +145,17 @@ def drop_trigger(store: Store, name: str) -> str:
     """The statement that drops one of the store's append-only triggers."""
     table = "events" if name.startswith("events") else "games"
     return f"DROP TRIGGER {name}" + ("" if store.db.kind == "sqlite" else f" ON {table}")
+
+
+@pytest.fixture
+def new_database(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[[str], str]:
+    """Makes a new store's address for each call (a property test's examples): a SQLite
+    file named after its argument, or (BACKENDS) a new PostgreSQL database."""
+    if getattr(request, "param", "sqlite") == "sqlite":
+        return lambda name: str(tmp_path / f"{name}.sqlite3")
+    monkeypatch.setenv("REFEREE_SECRET_KEY_FILE", str(tmp_path / "secret_key"))
+    cluster: Cluster = request.getfixturevalue("postgres")
+    return lambda name: cluster.new_database()
 
 
 @pytest.fixture

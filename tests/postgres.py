@@ -45,7 +45,7 @@ class Cluster:
         data = folder / "data"
         self._run("initdb", "-D", str(data), "-A", "trust", "-U", "referee", "-E", "UTF8", "--locale=C", "-N")
         self._run("pg_ctl", "-D", str(data), "-l", str(folder / "log"), "-w", "-o",
-                  f"-p {self.port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200", "start")
+                  f"-p {self.port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=500", "start")
         self.numbers = itertools.count(1)
 
     def _run(self, command: str, *arguments: str) -> None:

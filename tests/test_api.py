@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 import threading
 import time
 from pathlib import Path
@@ -11,7 +10,7 @@ from datetime import datetime
 from typing import Any
 
 import pytest
-from conftest import EVENTS_DIR
+from conftest import EVENTS_DIR, everything_stored
 from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
@@ -25,8 +24,8 @@ ANNA_HAND = [1, 2, 2, 5, 5, 6, 7, 8, 9, 10, 11, 12, 13]
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> Flask:
-    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "api.sqlite3"), "SECRET_KEY": "test"})
+def app(database: str) -> Flask:
+    return create_app({"TESTING": True, "DATABASE": database, "SECRET_KEY": "test"})
 
 
 @pytest.fixture
@@ -138,7 +137,7 @@ def test_join_code_guessing_is_rate_limited(client: FlaskClient) -> None:
 
 def test_tokens_are_stored_only_as_hashes(client: FlaskClient, app: Flask) -> None:
     table = Table(client)
-    dump = "\n".join(sqlite3.connect(app.config["DATABASE"]).iterdump())
+    dump = everything_stored(app.config["DATABASE"])
     for token in [table.host, *table.seats.values()]:
         assert token not in dump
 

@@ -27,7 +27,7 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import EVENTS_DIR
+from conftest import EVENTS_DIR, table_count
 from referee.groups import GroupError, Groups
 from referee.record import RecordError, read_record
 from referee.store import Store
@@ -53,18 +53,14 @@ def valid_file(names: tuple[str, ...] = ("ftw-3-players", "senators-3-players"))
     return {"format": "table-group/1", "name": "Club", "players": [{"name": p} for p in players], "games": games}
 
 
-def stored(path: str | Path) -> tuple[int, int]:
-    """(groups, games) in a store's file, read without opening it through the app."""
-    with sqlite3.connect(path) as db:
-        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        groups = db.execute("SELECT COUNT(*) FROM groups").fetchone()[0] if "groups" in tables else 0
-        games = db.execute("SELECT COUNT(*) FROM games").fetchone()[0] if "games" in tables else 0
-    return groups, games
+def stored(address: str | Path) -> tuple[int, int]:
+    """(groups, games) in a store, read without opening it through the app."""
+    return table_count(str(address), "groups"), table_count(str(address), "games")
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> Flask:
-    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "groups.sqlite3"), "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False})
+def app(database: str) -> Flask:
+    return create_app({"TESTING": True, "DATABASE": database, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False})
 
 
 def upload(client: FlaskClient, content: bytes) -> str:

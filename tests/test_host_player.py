@@ -9,13 +9,14 @@ The property over random games is in test_privacy.py (the twins); here, the stor
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
 from flask import Flask
+from conftest import raw
 from flask.testing import FlaskClient
 
+from referee.store import Store
 from referee.web import create_app
 from test_api import Table, bearer
 
@@ -24,8 +25,8 @@ ANNA = [1, 2, 2, 5, 5, 6, 7, 8, 9, 10, 11, 12, 13]
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> Flask:
-    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "host.sqlite3"), "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False})
+def app(database: str) -> Flask:
+    return create_app({"TESTING": True, "DATABASE": database, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False})
 
 
 def test_ben_hosts_and_plays_he_is_not_told_annas_hand_but_keeps_every_host_power(app: Flask) -> None:
@@ -73,8 +74,9 @@ def test_the_host_says_later_which_seat_is_theirs_and_it_cannot_change(app: Flas
     assert again.status_code == 409 and "plays seat 1 already" in again.json["error"]
     assert {s["seat"] for s in client.post("/api/join", json={"code": table.code}).json["seats"] if s["claimed"]} == {0, 1, 2}
     # Not even the database lets it change.
-    with sqlite3.connect(app.config["DATABASE"]) as db, pytest.raises(sqlite3.IntegrityError, match="cannot change"):
-        db.execute("UPDATE games SET host_seat = NULL")
+    store = Store(app.config["DATABASE"])
+    with pytest.raises(store.db.IntegrityError, match="cannot change"):
+        raw(store, "UPDATE games SET host_seat = NULL")
 
 
 def test_a_seat_for_the_host_outside_the_table_is_refused_naming_it(app: Flask) -> None:

@@ -22,6 +22,7 @@ import json
 import os
 import re
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from unittest.mock import patch
@@ -130,8 +131,8 @@ class Twins:
 
 
 def probe(game: str, steps: list[Step], secret_seat: int, secrets: tuple[dict[str, Any], dict[str, Any]], header: dict[str, Any], observer: int,
-          folder: Path, host_plays: bool) -> None:
-    app = create_app({"TESTING": True, "DATABASE": str(folder / f"{game}-{RAN[game]}.sqlite3"), "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
+          new_database: Callable[[str], str], host_plays: bool) -> None:
+    app = create_app({"TESTING": True, "DATABASE": new_database(f"{game}-{RAN[game]}"), "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
                       "LONG_POLL_SECONDS": 0.01})
     # The server stamps each event with the time it was logged: the twins' moves are logged
     # moments apart, so the clock stands still here (a time is public, never a secret).
@@ -176,9 +177,9 @@ kp_moves = st.one_of(
 @HOST_PLAYS
 @SLOW
 @given(steps=steps_of(kp_moves), secrets=st.tuples(kp_hand, kp_hand))
-def test_karriere_poker_tells_nobody_else_of_a_recorded_hand(tmp_path: Path, steps: list[Step], secrets: Any, host_plays: bool) -> None:
+def test_karriere_poker_tells_nobody_else_of_a_recorded_hand(new_database: Callable[[str], str], steps: list[Step], secrets: Any, host_plays: bool) -> None:
     probe("karriere-poker", [("move", (None, {"type": "deal", "dealer": 3})), *steps], 0, secrets,
-          {"seats": ["Anna", "Ben", "Cem", "Dora"]}, 1, tmp_path, host_plays)
+          {"seats": ["Anna", "Ben", "Cem", "Dora"]}, 1, new_database, host_plays)
 
 
 # --- FTW?!: Anna's recorded hand ---------------------------------------------------------------
@@ -198,8 +199,8 @@ ftw_moves = st.one_of(
 @HOST_PLAYS
 @SLOW
 @given(steps=steps_of(ftw_moves), secrets=st.tuples(ftw_hand, ftw_hand))
-def test_ftw_tells_nobody_else_of_a_recorded_hand(tmp_path: Path, steps: list[Step], secrets: Any, host_plays: bool) -> None:
-    probe("ftw", steps, 0, secrets, {"seats": ["Anna", "Ben", "Cem"]}, 1, tmp_path, host_plays)
+def test_ftw_tells_nobody_else_of_a_recorded_hand(new_database: Callable[[str], str], steps: list[Step], secrets: Any, host_plays: bool) -> None:
+    probe("ftw", steps, 0, secrets, {"seats": ["Anna", "Ben", "Cem"]}, 1, new_database, host_plays)
 
 
 # --- Senators: Anna's starting cards -----------------------------------------------------------
@@ -222,8 +223,8 @@ sen_moves = st.one_of(
 @HOST_PLAYS
 @SLOW
 @given(steps=steps_of(sen_moves), secrets=st.tuples(sen_hand, sen_hand))
-def test_senators_tells_nobody_else_of_recorded_starting_cards(tmp_path: Path, steps: list[Step], secrets: Any, host_plays: bool) -> None:
-    probe("senators", steps, 0, secrets, {"seats": ["Anna", "Ben", "Cem"]}, 1, tmp_path, host_plays)
+def test_senators_tells_nobody_else_of_recorded_starting_cards(new_database: Callable[[str], str], steps: list[Step], secrets: Any, host_plays: bool) -> None:
+    probe("senators", steps, 0, secrets, {"seats": ["Anna", "Ben", "Cem"]}, 1, new_database, host_plays)
 
 
 # --- Ladies & Gentlemen: the income of Ben (Anna's gentleman) ----------------------------------
@@ -249,16 +250,16 @@ lg_moves = st.one_of(
 @HOST_PLAYS
 @SLOW
 @given(steps=steps_of(lg_moves), secrets=st.tuples(lg_income, lg_income))
-def test_ladies_and_gentlemen_tell_nobody_outside_the_team_of_its_money(tmp_path: Path, steps: list[Step], secrets: Any, host_plays: bool) -> None:
-    probe("ladies-and-gentlemen", [*LG_SETUP, *steps], 1, secrets, {"seats": ["Anna", "Ben", "Cem", "Dora"]}, 2, tmp_path, host_plays)
+def test_ladies_and_gentlemen_tell_nobody_outside_the_team_of_its_money(new_database: Callable[[str], str], steps: list[Step], secrets: Any, host_plays: bool) -> None:
+    probe("ladies-and-gentlemen", [*LG_SETUP, *steps], 1, secrets, {"seats": ["Anna", "Ben", "Cem", "Dora"]}, 2, new_database, host_plays)
 
 
 # --- the reveal, and each way of probing the issue named -----------------------------------------
 
 
 @pytest.fixture
-def twins_app(tmp_path: Path) -> Flask:
-    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "twins.sqlite3"), "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False})
+def twins_app(database: str) -> Flask:
+    return create_app({"TESTING": True, "DATABASE": database, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False})
 
 
 def two_tables(client: FlaskClient, body: dict[str, Any]) -> tuple[Table, Table]:

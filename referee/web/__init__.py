@@ -176,7 +176,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_beside(store.path)
     tables = Tables(store, app.config["LONG_POLL_MAX_WAITING"], app.config["LONG_POLL_MAX_PER_GAME"])
-    store.db.listen(tables.wake)  # moves stored by other server processes wake this one's phones
     app.extensions["referee"] = Referee(tables, Access(store), GuessLimit(app.config["JOIN_RATE_LIMIT"]), Groups(store))
 
     from . import api, group_pages, pages

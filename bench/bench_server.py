@@ -459,7 +459,9 @@ def postgres_cluster() -> Any:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
     from postgres import Cluster
 
-    return Cluster()
+    cluster = Cluster()
+    os.environ["REFEREE_SECRET_KEY_FILE"] = str(cluster.folder / "secret_key")  # one key for the servers and `referee verify`
+    return cluster
 
 
 def main() -> None:

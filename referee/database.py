@@ -26,6 +26,7 @@ from typing import Any
 
 URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 POSTGRESQL = re.compile(r"postgres(ql)?://")
+MANGLED = re.compile(r"postgres(ql)?:/")  # a URL that went through Path(): "postgresql:/user@host/db"
 
 
 class Unreachable(Exception):
@@ -228,7 +229,7 @@ def connect(address: str) -> Database:
     """The database at `address`: a `postgresql://` URL, or the path of a SQLite file."""
     if POSTGRESQL.match(address):
         return Postgres(address)
-    if is_url(address) or "://" in address:  # a URL, or one made into a path by mistake: never a file of that name
+    if is_url(address) or "://" in address or MANGLED.match(address):  # a URL, or one made a path by mistake: never a file
         raise ValueError(f"{address.split('://')[0]}://… is not a database this app keeps its store in: "
                          "give a SQLite file's path or a postgresql:// URL")
     return SQLite(address)

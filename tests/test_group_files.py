@@ -201,7 +201,7 @@ SECRETS = {
 
 
 @pytest.mark.parametrize("game", sorted(SECRETS))
-def test_a_members_export_holds_no_unrevealed_secret(app: Flask, game: str) -> None:
+def test_a_members_export_holds_no_unrevealed_secret(app: Flask, game: str, tmp_path: Path) -> None:
     header, moves = SECRETS[game]
     host = app.test_client()
     host.post("/groups", data={"name": "Club"})
@@ -220,7 +220,7 @@ def test_a_members_export_holds_no_unrevealed_secret(app: Flask, game: str) -> N
     assert member.get(f"/groups/{club['id']}/plays.csv").get_data(as_text=True).count("\n") == 1  # the header line only: not counted yet
     assert tables.plays.summary(club["id"])["games"] == 0
     # Imported elsewhere: the unrevealed game is left out, the group is made.
-    elsewhere = Tables(Store(Path(app.config["DATABASE"]).with_name("elsewhere.sqlite3")))
+    elsewhere = Tables(Store(tmp_path / "elsewhere.sqlite3"))
     copy_id = Groups(elsewhere.store).import_(json.loads(text), elsewhere.import_record)
     assert Groups(elsewhere.store).games(copy_id) == []
     # Revealed: the whole record is the group's.
@@ -283,7 +283,7 @@ def test_names_are_kept_in_one_normal_form(app: Flask) -> None:
     with pytest.raises(RecordError, match="is not in Unicode NFC form"):
         read_record(json.dumps({"format": "table-record/1", "game": "ftw", "seats": ["Anna", "Be\u0301a", "Cem"], "options": {}}) + "\n")
     with pytest.raises(GroupError, match="invisible formatting character"):
-        Groups(Store(Path(app.config["DATABASE"]))).create("Club\u200d")
+        Groups(Store(app.config["DATABASE"])).create("Club\u200d")
 
 
 # --- kill -9 during a group's import and a statistics rebuild --------------------------------------

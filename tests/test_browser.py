@@ -1,5 +1,5 @@
 """Real phones, simulated: Playwright drives Debian's Chromium at 360×640 against the real
-server (waitress, a real SQLite file). Screenshots land in test-artifacts/."""
+server (gevent, a real SQLite file). Screenshots land in test-artifacts/."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = free_port()
     # 64 threads: up to 56 phones may wait for news at once (a phone over the cap would see
     # news only after its Retry-After). A phone closed by an earlier test frees its place
-    # within a second: waitress tells the app that its client left.
+    # within a second: the server peeks at its connection and sees it closed.
     command = [sys.executable, "-c", "from referee.cli import main; main()", "serve", "--port", str(port), "--max-waiting", "56",
                "--db", str(folder / "browser.sqlite3")]
     log = folder / "server.log"  # a file, not a pipe nobody reads

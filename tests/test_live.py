@@ -55,7 +55,7 @@ def test_forty_ghost_phones_do_not_delay_five_real_ones(tmp_path: Path) -> None:
             ghost = socket.create_connection(("127.0.0.1", port))
             ghost.sendall(poll)
             ghost.close()
-        time.sleep(1.5)  # a second for waitress to notice, half a second for the wait to ask
+        time.sleep(1.5)  # the waits peek at their sockets every half second: a second and a half is plenty
         answers: list[tuple[float, dict[str, object], str | None]] = []
 
         def phone() -> None:

@@ -32,7 +32,7 @@ def free_port() -> int:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("browser")
     port = free_port()
-    # 64 threads: up to 56 phones may wait for news at once (a phone over the cap would see
+    # Up to 56 phones may wait for news at once (a phone over the cap would see
     # news only after its Retry-After). A phone closed by an earlier test frees its place
     # within a second: the server peeks at its connection and sees it closed.
     command = [sys.executable, "-c", "from referee.cli import main; main()", "serve", "--port", str(port), "--max-waiting", "56",

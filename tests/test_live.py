@@ -97,7 +97,7 @@ def serve(db: Path | str, *options: str) -> tuple[subprocess.Popen[bytes], str]:
 def post(url: str, body: dict[str, object], token: str | None = None) -> tuple[int, dict[str, object]]:
     headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
     try:
-        with urllib.request.urlopen(urllib.request.Request(url, data=json.dumps(body).encode(), headers=headers)) as answer:
+        with urllib.request.urlopen(urllib.request.Request(url, data=json.dumps(body).encode(), headers=headers), timeout=15) as answer:
             return answer.status, json.loads(answer.read())
     except urllib.error.HTTPError as refused:
         return refused.code, json.loads(refused.read())
@@ -117,7 +117,7 @@ def test_two_server_processes_on_one_store_deliver_each_others_moves_and_store_o
         got: list[tuple[float, dict[str, object]]] = []
 
         def phone_on_b() -> None:
-            answer = json.loads(urllib.request.urlopen(f"{base_b}/api/games/{game}/events?after=0&wait=10").read())
+            answer = json.loads(urllib.request.urlopen(f"{base_b}/api/games/{game}/events?after=0&wait=10", timeout=15).read())
             got.append((time.monotonic(), answer))  # when the answer came
 
         waiting = threading.Thread(target=phone_on_b)
@@ -137,7 +137,7 @@ def test_two_server_processes_on_one_store_deliver_each_others_moves_and_store_o
         for racer in racers:
             racer.join(10)
         assert sorted(statuses) == [201, 409]
-        events = json.loads(urllib.request.urlopen(f"{base_b}/api/games/{game}/events").read())["events"]
+        events = json.loads(urllib.request.urlopen(f"{base_b}/api/games/{game}/events", timeout=15).read())["events"]
         assert [e["seq"] for e in events] == [1, 2]
     finally:
         for process in (a, b):

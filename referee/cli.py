@@ -219,7 +219,7 @@ def copy(source: str, target: str) -> None:
         target_key.chmod(0o600)
     same_key = key.exists() and target_key.exists() and key.read_bytes() == target_key.read_bytes()
     try:
-        if store.db.kind == "sqlite" and not is_url(target):
+        if store.db.backs_up_to(target):
             store.copy_to(target, keep_snapshots=same_key)  # SQLite's own backup: the file as it is
         else:  # between backends: row by row into a new store
             copy = store_at(target)

@@ -66,7 +66,7 @@ def last_clash(fold: Fold) -> str | None:
 # examples) once on a SQLite file and once on a PostgreSQL database of a throwaway cluster
 # (tests/postgres.py). The privacy tests take PostgreSQL in a file of their own, so that
 # the second worker runs them beside the first.
-BACKENDS = {**dict.fromkeys(("test_store", "test_api", "test_groups", "test_group_files", "test_live", "test_host_player"),
+BACKENDS = {**dict.fromkeys(("test_store", "test_tables", "test_stats", "test_api", "test_groups", "test_group_files", "test_live", "test_host_player"),
                             ("sqlite", "postgresql")),
             "test_privacy_on_postgresql": ("postgresql",)}
 

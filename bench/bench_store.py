@@ -1,4 +1,5 @@
-"""Store and replay benchmark (a script, not a test): python bench/bench_store.py [--rounds N]
+"""Store and replay benchmark (a script, not a test):
+python bench/bench_store.py [--rounds N] [--postgres] [--quick]
 
 Every figure is a ratio to a reference measured in the same run, in interleaved rounds
 (one measurement of each side per round, in turn; appends alternate event by event),
@@ -24,11 +25,16 @@ rounds, so a busy machine moves both sides alike:
     against the same move with nothing else going on.
 (h) the first read of a 10,000-event game after a restart (from the latest snapshot)
     against a raw read of its rows.
+With --postgres, (a) and (b) run on PostgreSQL too (a throwaway cluster, as the tests
+start it): the store against plain psycopg inserts and reads of the same rows in the same
+database. --quick: tiny sizes and one round, to show the script still runs (CI runs it so;
+its figures mean nothing).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sqlite3
 import statistics
@@ -38,13 +44,14 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from referee.record import Header, canonical, write_record
 from referee.replay import replay
 from referee.simulate import employee_of_the_month, ftw_game, karriere_poker, ladies_gentlemen_game, senators_game
+from referee.database import Database, connect, is_url
 from referee.store import Store, chain_hash
 from referee.tables import Tables
 
@@ -94,69 +101,76 @@ def timed(action: Callable[[], object]) -> float:
 
 class AppendSides:
     """Each round appends the same events, one by one and in turn: to a new game in the
-    store, and as rows (canonical line and chain hash ready) to a plain sqlite3 table."""
+    store, and as rows (canonical line and chain hash ready) to a plain table of the same
+    backend, in a transaction of its own each (`address`: a SQLite folder or a PostgreSQL URL)."""
 
-    def __init__(self, folder: Path, header: Header, events: Events) -> None:
+    def __init__(self, address: str, header: Header, events: Events) -> None:
         self.header, self.bodies = header, bodies(events)
-        self.store = Store(folder / "append-store.sqlite3")
-        self.raw = sqlite3.connect(folder / "append-raw.sqlite3", isolation_level=None)
-        self.raw.execute("PRAGMA journal_mode=WAL")
-        self.raw.execute("PRAGMA synchronous=FULL")
-        self.raw.execute("CREATE TABLE events (game TEXT, seq INTEGER, body TEXT, hash TEXT, PRIMARY KEY (game, seq))")
+        on_file = not is_url(address)
+        self.store = Store(f"{address}/append-store.sqlite3" if on_file else address)
+        self.raw = connect(f"{address}/append-raw.sqlite3" if on_file else address)
+        self.raw.execute("CREATE TABLE raw_events (game TEXT, seq INTEGER, body TEXT, hash TEXT, PRIMARY KEY (game, seq))")
         self.rows, previous = [], ""
         for event in events:
             line = canonical(event)
             previous = chain_hash(previous, line)
             self.rows.append((event["seq"], line, previous))
-        self.schema = Store(folder / "append-schema.sqlite3")  # the store's tables, written by plain SQL
+        # The store's tables written by plain SQL: SQLite's share of the gap (a file of its own).
+        self.schema = Store(f"{address}/append-schema.sqlite3") if on_file else None
         self.rounds = 0
 
     def round(self) -> dict[str, float]:
-        """Throughput and p50 latency of both sides, their appends alternating."""
+        """Throughput and p50 latency of every side, their appends alternating."""
         self.rounds += 1
         game, raw_game = self.store.create_game(self.header), f"g{self.rounds}"
-        schema_game, schema = self.schema.create_game(self.header), self.schema.db.conn
-        times: dict[str, list[float]] = {"store": [], "raw": [], "schema": []}
+        schema_game = self.schema.create_game(self.header) if self.schema else ""
+        times: dict[str, list[float]] = {"store": [], "raw": [], **({"schema": []} if self.schema else {})}
         for body, (seq, line, digest) in zip(self.bodies, self.rows):
             times["store"].append(timed(lambda: self.store.append(game, body)))
-            started = time.perf_counter()
-            self.raw.execute("BEGIN IMMEDIATE")
-            self.raw.execute("INSERT INTO events VALUES (?, ?, ?, ?)", (raw_game, seq, line, digest))
-            self.raw.execute("COMMIT")
-            times["raw"].append(time.perf_counter() - started)
-            started = time.perf_counter()
-            schema.execute("BEGIN IMMEDIATE")
-            schema.execute("INSERT INTO events (game, seq, body, hash, stored_at) VALUES (?, ?, ?, ?, ?)", (schema_game, seq, line, digest, "now"))
-            schema.execute("UPDATE games SET head_seq = ?, head_hash = ? WHERE id = ?", (seq, digest, schema_game))
-            schema.execute("COMMIT")
-            times["schema"].append(time.perf_counter() - started)
+            times["raw"].append(timed(lambda: self._insert(self.raw, "INSERT INTO raw_events VALUES (?, ?, ?, ?)", (raw_game, seq, line, digest))))
+            if self.schema:
+                times["schema"].append(timed(lambda: self._schema_insert(schema_game, seq, line, digest)))
         rates = {name: len(values) / sum(values) for name, values in times.items()}
         return {**rates, **{f"{name} p50": statistics.median(values) for name, values in times.items()}}
+
+    @staticmethod
+    def _insert(db: Database, *statement: Any) -> None:
+        db.begin()
+        db.execute(*statement)
+        db.commit()
+
+    def _schema_insert(self, game: str, seq: int, line: str, digest: str) -> None:
+        assert self.schema is not None
+        db = self.schema.db
+        db.begin()
+        db.execute("INSERT INTO events (game, seq, body, hash, stored_at) VALUES (?, ?, ?, ?, ?)", (game, seq, line, digest, "now"))
+        db.execute("UPDATE games SET head_seq = ?, head_hash = ? WHERE id = ?", (seq, digest, game))
+        db.commit()
 
 
 # --- (b) cold replay ------------------------------------------------------------------------
 
 
-def cold_replay_sides(path: Path, game: str) -> dict[str, Callable[[], float]]:
+def cold_replay_sides(address: str, game: str) -> dict[str, Callable[[], float]]:
     """Each side opens its connection untimed (a server opens the store once), then reads
     the game's rows and folds them: through the store and the rules, or trivially."""
 
     def replayed() -> float:
-        store = Store(path)  # nothing cached: not the header, not a fold
+        store = Store(address)  # nothing cached: not the header, not a fold
         seconds = timed(lambda: replay(store.header(game), store.events(game)))
         store.close()
         return seconds
 
     def raw() -> float:
-        connection = sqlite3.connect(path)
+        db = connect(address)
 
         def run() -> None:
             kinds: Counter[str] = Counter()
-            for (body,) in connection.execute("SELECT body FROM events WHERE game = ? ORDER BY seq", [game]):
-                kinds[json.loads(body)["type"]] += 1  # the trivial fold
+            for row in db.query("SELECT body FROM events WHERE game = ? ORDER BY seq", [game]):
+                kinds[json.loads(row["body"])["type"]] += 1  # the trivial fold
 
         seconds = timed(run)
-        connection.close()
+        db.close()
         return seconds
 
     return {"replay": replayed, "raw": raw}
@@ -252,68 +266,97 @@ def tables_append_timings(path: Path, header: Header, events: Events) -> list[fl
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=5)
-    rounds = parser.parse_args().rounds
+    parser.add_argument("--postgres", action="store_true", help="(a) and (b) on PostgreSQL too (a throwaway cluster)")
+    parser.add_argument("--quick", action="store_true", help="tiny sizes, one round: the script still runs (no meaningful figures)")
+    arguments = parser.parse_args()
+    rounds = 1 if arguments.quick else arguments.rounds
+    long = 600 if arguments.quick else 10_000  # events of the long game of (c), (f), (g), (h)
     print(f"each figure: min / median / max over {rounds} interleaved rounds; python {sys.version.split()[0]}")
-    with tempfile.TemporaryDirectory() as name:
-        folder = Path(name)
-        header, events = kp_events(10_000)
-
-        sides = AppendSides(folder, header, events[:300])
-        measured = [sides.round() for _ in range(rounds)]
-        figures = {name: [m[name] for m in measured] for name in measured[0]}
-        print(f"(a) append, store/raw throughput {spread(ratios(figures, 'store', 'raw'))} (target >= 0.75), "
-              f"p50 latency {spread(ratios(figures, 'store p50', 'raw p50'))} (target <= 1.3); "
-              f"store {statistics.median(figures['store']):.0f}/s, raw {statistics.median(figures['raw']):.0f}/s; "
-              f"the store's own SQL alone (trigger, head row, no Python): throughput {spread(ratios(figures, 'schema', 'raw'))}, "
-              f"p50 {spread(ratios(figures, 'schema p50', 'raw p50'))}")
-
+    with tempfile.TemporaryDirectory() as name, backends(name, arguments.postgres) as addresses:
+        header, events = kp_events(long)
         games = {
-            "karriere-poker": kp_events(1000),
+            "karriere-poker": kp_events(200 if arguments.quick else 1000),
             "employee-of-the-month": longest(lambda s: employee_of_the_month(SEATS, seed=s)),
             "ftw": longest(lambda s: ftw_game(SEATS, seed=s)),
             "senators": longest(lambda s: senators_game([*SEATS, "Emil"], seed=s)),
             "ladies-and-gentlemen": longest(lambda s: ladies_gentlemen_game([*SEATS, "Emil", "Finn"], seed=s, gossip=True)),
         }
-        replay_path = folder / "replay.sqlite3"
-        store = Store(replay_path)
-        stored = {name: (store.create_game(h, events=e), len(e)) for name, (h, e) in games.items()}
-        store.close()
-        for name, (game, count) in stored.items():
-            figures = interleaved(3 * rounds, **cold_replay_sides(replay_path, game))
-            print(f"(b) cold replay, {name} ({count} events, {3 * rounds} rounds): replay/raw {spread(ratios(figures, 'replay', 'raw'))} "
-                  f"(target <= 3); replay {statistics.median(figures['replay']) * 1000:.1f} ms, "
-                  f"raw {statistics.median(figures['raw']) * 1000:.1f} ms")
+        for backend, (append_address, replay_address) in addresses.items():
+            append_and_replay(backend, append_address, replay_address, header, events[: min(300, long)], games, rounds)
+        later_figures(Path(name), header, events, rounds, long, 2_000 if arguments.quick else 100_000)
 
-        timings = tables_append_timings(folder / "cache.sqlite3", header, events)
-        early, late = statistics.median(timings[9:59]), statistics.median(timings[9_950:10_000])
-        print(f"(c) append through Tables, late/early {late / early:.2f} (target <= 1.5; medians of events "
-              f"10-59 {early * 1000:.3f} ms and 9,951-10,000 {late * 1000:.3f} ms)")
 
-        record = folder / "long.jsonl"
-        long_header, long_events = karriere_poker(SEATS, games=1700, seed=2)
-        record.write_text(write_record(long_header, long_events[:100_000]), encoding="utf-8")
-        figures = interleaved(min(rounds, 3), **memory_sides(record))
-        print(f"(d) peak memory (VmHWM) of `referee replay --json`, 100,000 events: {spread(figures['replay'], 0)} MB "
-              f"(target < 150 MB); a process reading the file: {spread(figures['read'], 0)} MB; "
-              f"ratio {spread(ratios(figures, 'replay', 'read'))}")
+@contextlib.contextmanager
+def backends(folder: str, postgres: bool) -> Iterator[dict[str, tuple[str, str]]]:
+    """backend -> (where (a) appends, where (b) replays): a folder and a file on SQLite; two
+    databases of a throwaway cluster on PostgreSQL."""
+    addresses = {"SQLite": (folder, f"{folder}/replay.sqlite3")}
+    if not postgres:
+        yield addresses
+        return
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from postgres import Cluster
 
-        senators = longest(lambda s: senators_game([*SEATS, "Emil"], seed=s, hands=False), seeds=20)
-        kp_moves = tables_append_timings(folder / "move-kp.sqlite3", *kp_events(len(senators[1])))
-        senators_moves = tables_append_timings(folder / "move-senators.sqlite3", *senators)
-        print(f"(e) a move late in a game ({len(senators[1])} events), Senators/Karriere Poker "
-              f"{statistics.median(senators_moves[-100:]) / statistics.median(kp_moves[-100:]):.2f}")
+    cluster = Cluster()
+    try:
+        yield {**addresses, "PostgreSQL": (cluster.new_database(), cluster.new_database())}
+    finally:
+        cluster.stop()
 
-        path, game = long_game(folder, "long-kp", header, events)
-        figures = interleaved(rounds, **void_sides(path, game, 9_990))
-        print(f"(f) a void of event 9,990 of 10,000: {spread([v * 1000 for v in figures['void']], 1)} ms (target <= 20 ms); "
-              f"void/move {spread(ratios(figures, 'void', 'move'))}")
-        figures = interleaved(rounds, **other_table_sides(path, game, header))
-        print(f"(g) a move at another table while a void of event 100 replays 10,000 events: "
-              f"during/alone {spread(ratios(figures, 'during', 'alone'))}; alone {statistics.median(figures['alone']) * 1000:.2f} ms")
-        path, game = long_game(folder, "restart-kp", header, events)  # untouched by the voids above
-        figures = interleaved(rounds, **cold_start_sides(path, game))
-        print(f"(h) first read of a 10,000-event game after a restart: {spread([v * 1000 for v in figures['restart']], 1)} ms; "
-              f"restart/raw read {spread(ratios(figures, 'restart', 'raw'))}")
+
+def append_and_replay(backend: str, append_address: str, replay_address: str, header: Header, events: Events,
+                      games: dict[str, tuple[Header, Events]], rounds: int) -> None:
+    """(a) and (b) on one backend."""
+    sides = AppendSides(append_address, header, events)
+    measured = [sides.round() for _ in range(rounds)]
+    figures = {name: [m[name] for m in measured] for name in measured[0]}
+    alone = (f"; the store's own SQL alone (trigger, head row, no Python): throughput {spread(ratios(figures, 'schema', 'raw'))}, "
+             f"p50 {spread(ratios(figures, 'schema p50', 'raw p50'))}") if "schema" in figures else ""
+    print(f"(a) {backend}: append, store/raw throughput {spread(ratios(figures, 'store', 'raw'))} (target >= 0.75), "
+          f"p50 latency {spread(ratios(figures, 'store p50', 'raw p50'))} (target <= 1.3); "
+          f"store {statistics.median(figures['store']):.0f}/s, raw {statistics.median(figures['raw']):.0f}/s{alone}")
+    store = Store(replay_address)
+    stored = {name: (store.create_game(h, events=e), len(e)) for name, (h, e) in games.items()}
+    store.close()
+    for name, (game, count) in stored.items():
+        figures = interleaved(3 * rounds, **cold_replay_sides(replay_address, game))
+        print(f"(b) {backend}: cold replay, {name} ({count} events, {3 * rounds} rounds): replay/raw {spread(ratios(figures, 'replay', 'raw'))} "
+              f"(target <= 3); replay {statistics.median(figures['replay']) * 1000:.1f} ms, "
+              f"raw {statistics.median(figures['raw']) * 1000:.1f} ms")
+
+
+def later_figures(folder: Path, header: Header, events: Events, rounds: int, long: int, memory_events: int) -> None:
+    """(c) to (h), on SQLite: the cache, memory, a long game's voids and restarts."""
+    timings = tables_append_timings(folder / "cache.sqlite3", header, events)
+    early, late = statistics.median(timings[9:59]), statistics.median(timings[-50:])
+    print(f"(c) append through Tables, late/early {late / early:.2f} (target <= 1.5; medians of events "
+          f"10-59 {early * 1000:.3f} ms and the last 50 of {long:,} {late * 1000:.3f} ms)")
+
+    record = folder / "long.jsonl"
+    long_header, long_events = karriere_poker(SEATS, games=memory_events // 60 + 2, seed=2)
+    record.write_text(write_record(long_header, long_events[:memory_events]), encoding="utf-8")
+    figures = interleaved(min(rounds, 3), **memory_sides(record))
+    print(f"(d) peak memory (VmHWM) of `referee replay --json`, {memory_events:,} events: {spread(figures['replay'], 0)} MB "
+          f"(target < 150 MB); a process reading the file: {spread(figures['read'], 0)} MB; "
+          f"ratio {spread(ratios(figures, 'replay', 'read'))}")
+
+    senators = longest(lambda s: senators_game([*SEATS, "Emil"], seed=s, hands=False), seeds=20)
+    kp_moves = tables_append_timings(folder / "move-kp.sqlite3", *kp_events(len(senators[1])))
+    senators_moves = tables_append_timings(folder / "move-senators.sqlite3", *senators)
+    print(f"(e) a move late in a game ({len(senators[1])} events), Senators/Karriere Poker "
+          f"{statistics.median(senators_moves[-100:]) / statistics.median(kp_moves[-100:]):.2f}")
+
+    path, game = long_game(folder, "long-kp", header, events)
+    figures = interleaved(rounds, **void_sides(path, game, long - 10))
+    print(f"(f) a void of event {long - 10:,} of {long:,}: {spread([v * 1000 for v in figures['void']], 1)} ms (target <= 20 ms); "
+          f"void/move {spread(ratios(figures, 'void', 'move'))}")
+    figures = interleaved(rounds, **other_table_sides(path, game, header))
+    print(f"(g) a move at another table while a void of event 100 replays {long:,} events: "
+          f"during/alone {spread(ratios(figures, 'during', 'alone'))}; alone {statistics.median(figures['alone']) * 1000:.2f} ms")
+    path, game = long_game(folder, "restart-kp", header, events)  # untouched by the voids above
+    figures = interleaved(rounds, **cold_start_sides(path, game))
+    print(f"(h) first read of a {long:,}-event game after a restart: {spread([v * 1000 for v in figures['restart']], 1)} ms; "
+          f"restart/raw read {spread(ratios(figures, 'restart', 'raw'))}")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,14 +31,25 @@ class SeatTaken(Exception):
     """The seat has been claimed already; the host can hand out a new token for it."""
 
 
+class MoveRefused(Exception):
+    """A move code that is unknown, used already, expired, or whose seat changed phones since."""
+
+
+MOVE_CODE_LENGTH = 10  # 31^10 codes, tried under the join-code limit, each valid for minutes
+MOVE_CODE_SECONDS = 10 * 60
+
+
 @dataclass(frozen=True)
 class Caller:
     """Who is asking: the host, a seat, or a spectator (no token). A host who plays a seat
-    has that `seat`: told what the seat is told, with the host's powers kept."""
+    has that `seat`: told what the seat is told, with the host's powers kept. A `blind`
+    seat was handed on by a host who plays another seat: told no private record until the
+    reveal (see `Access.blind`)."""
 
     role: str  # "host" | "seat" | "spectator"
     seat: int | None = None
     token_id: str = field(default="", compare=False)  # scopes idempotency keys to the token
+    blind: bool = False
 
     @property
     def is_host(self) -> bool:
@@ -56,10 +68,11 @@ class Caller:
     def sight(self, game: Game[Any], state: Any, revealed: bool) -> Sight:
         """What this caller may know: everything once the host has revealed the secrets, and
         a host who plays no seat always; a seat (and a host who plays it) public information
-        and its own (its team's, Game.sharing) private records; a spectator public information."""
+        and its own (its team's, Game.sharing) private records; a spectator and a blind seat
+        public information."""
         if revealed or self.trusted:
             return EVERYTHING
-        if self.seat is None:
+        if self.seat is None or self.blind:
             return PUBLIC
         return Sight(False, game.sharing(state, self.seat))
 
@@ -81,24 +94,24 @@ def normalise_code(code: str) -> str:
 
 
 class Access:
+    """Tokens and codes in the store (its tables: `join_codes`, `tokens`, `move_codes`,
+    `seat_changes`). Each change of who holds a seat is one transaction, and the store's
+    unique key on (game, seat) of seat tokens makes a second claim fail in any process."""
+
     def __init__(self, store: Store) -> None:
         self.store = store
-        with store.lock:
-            store.db.executescript("""
-CREATE TABLE IF NOT EXISTS join_codes (code TEXT PRIMARY KEY, game TEXT NOT NULL);
-CREATE UNIQUE INDEX IF NOT EXISTS idx_join_codes_game ON join_codes (game);
-CREATE TABLE IF NOT EXISTS tokens (hash TEXT PRIMARY KEY, game TEXT NOT NULL, role TEXT NOT NULL, seat INTEGER, created_at TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS idx_tokens_game_seat ON tokens (game, seat);
-""")
 
     def open_table(self, game_id: str) -> tuple[str, str]:
         """A join code and the host token for a new game."""
-        host_token = self._new_token(game_id, "host", None)
+        host_token = secrets.token_urlsafe(24)
+        with self.store.transaction():
+            self._insert_token(game_id, host_token, "host", None, False)
         with self.store.lock:
             while True:
                 code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
                 try:
-                    self.store.db.execute("INSERT INTO join_codes (code, game) VALUES (?, ?)", [code, game_id])
+                    with self.store.transaction():
+                        self.store.db.execute("INSERT INTO join_codes (code, game) VALUES (?, ?)", [code, game_id])
                     return code, host_token
                 except self.store.db.IntegrityError:
                     continue  # that code is taken: draw another
@@ -121,31 +134,87 @@ CREATE INDEX IF NOT EXISTS idx_tokens_game_seat ON tokens (game, seat);
         return {int(row[0]) for row in rows} | ({host_seat} if host_seat is not None else set())
 
     def claim_seat(self, game_id: str, seat: int) -> str:
-        """A seat token for a free seat; raises SeatTaken."""
-        with self.store.lock:
-            if seat in self.claimed_seats(game_id):
-                raise SeatTaken(f"seat {seat} has been claimed; the host can hand it to a new phone")
-            return self._new_token(game_id, "seat", seat)
+        """A seat token for a free seat, in one transaction (the store's unique key on the
+        seat refuses a second phone, whichever server process it asks); raises SeatTaken."""
+        token = secrets.token_urlsafe(24)
+        try:
+            with self.store.transaction():
+                if seat == self.store.host_seat(game_id):
+                    raise SeatTaken(f"seat {seat} is played on the host's phone")
+                self._insert_token(game_id, token, "seat", seat, self.blind(game_id, seat))
+        except self.store.db.IntegrityError:
+            raise SeatTaken(f"seat {seat} has been claimed; the host can hand it to a new phone") from None
+        return token
 
-    def reissue_seat(self, game_id: str, seat: int) -> str:
-        """The host hands a seat to a new phone: earlier tokens of that seat stop working."""
-        with self.store.lock:
-            self.release_seat(game_id, seat)
-            return self._new_token(game_id, "seat", seat)
+    def hand_on(self, game_id: str, seat: int) -> str:
+        """The host hands a seat to a new phone (the old one is lost): its earlier tokens stop
+        working, every phone is told (`seat_changes`), and the new token is `blind` where
+        the rule says so."""
+        token = secrets.token_urlsafe(24)
+        with self.store.transaction():
+            self._free(game_id, seat, always=True)
+            self._insert_token(game_id, token, "seat", seat, self.blind(game_id, seat))
+        return token
+
+    def free_seat(self, game_id: str, seat: int) -> None:
+        """The host frees a seat held by a phone, so another phone can take it: a hand-over,
+        told to every phone. A seat no phone holds stays as it is."""
+        with self.store.transaction():
+            self._free(game_id, seat, always=False)
 
     def host_plays(self, game_id: str, seat: int) -> int:
         """The host plays `seat` from now on (public, and for good): the seat's own tokens
-        stop working, since the host's phone is that seat now. The seat the host plays."""
-        with self.store.lock:
-            played = self.store.set_host_seat(game_id, seat)
+        stop working, since the host's phone is that seat now. The seat the host plays.
+        Raises SecretSeen once another seat's private record is in the log."""
+        private = self.store.header(game_id).rules.private_events
+        with self.store.transaction():
+            played = self.store.set_host_seat(game_id, seat, private)
             if played == seat:
-                self.release_seat(game_id, seat)
-            return played
+                self.store.db.execute("DELETE FROM tokens WHERE game = ? AND role = 'seat' AND seat = ?", [game_id, seat])
+                self.store.db.execute("DELETE FROM move_codes WHERE game = ? AND seat = ?", [game_id, seat])
+        return played
 
-    def release_seat(self, game_id: str, seat: int) -> None:
-        """The seat is free again (a phone left or took the wrong seat): its tokens stop working."""
+    def blind(self, game_id: str, seat: int) -> bool:
+        """Whether a new token for `seat` is told no private record until the reveal: the
+        host plays another seat, the seat was handed on (`free_seat`, `hand_on`), and a
+        private record is in the log. The app cannot unlearn those records from its fold,
+        so the new phone is told none (the player holds the real cards): a host who plays
+        can never read another seat's secrets through a token of its own making."""
+        host_seat = self.store.host_seat(game_id)
+        if host_seat is None or host_seat == seat:
+            return False
+        private = sorted(self.store.header(game_id).rules.private_events)
         with self.store.lock:
+            handed = self.store.db.execute("SELECT 1 FROM seat_changes WHERE game = ? AND seat = ? AND kind = 'handed-on'",
+                                           [game_id, seat]).fetchone()
+            recorded = self.store.db.execute(
+                f"SELECT 1 FROM events WHERE game = ? AND json_extract(body, '$.type') IN ({', '.join('?' * len(private))}) LIMIT 1",
+                [game_id, *private]).fetchone()
+        return handed is not None and recorded is not None
+
+    def move_code(self, game_id: str, caller: Caller) -> str:
+        """A one-time code that moves this seat to another phone, keeping everything (valid
+        for minutes; a new one ends the last)."""
+        assert caller.role == "seat" and caller.seat is not None
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(MOVE_CODE_LENGTH))
+        with self.store.transaction():
+            self.store.db.execute("DELETE FROM move_codes WHERE game = ? AND seat = ?", [game_id, caller.seat])
+            self.store.db.execute("INSERT INTO move_codes (hash, game, seat, blind, expires) VALUES (?, ?, ?, ?, ?)",
+                                  [token_hash(code), game_id, caller.seat, int(caller.blind), int(time.time()) + MOVE_CODE_SECONDS])
+        return code
+
+    def take_move(self, game_id: str, seat: int, code: str) -> str:
+        """The new phone takes `seat` by its move code: a token of its own; the old phone's
+        token stops working. Raises MoveRefused."""
+        token = secrets.token_urlsafe(24)
+        with self.store.transaction():
+            row = self.store.db.execute("DELETE FROM move_codes WHERE hash = ? AND game = ? AND seat = ? RETURNING blind, expires",
+                                        [token_hash(normalise_code(code)), game_id, seat]).fetchone()
+            if row is None or row[1] < time.time():
+                raise MoveRefused("this move code is not valid (used, expired, or for another seat)")
             self.store.db.execute("DELETE FROM tokens WHERE game = ? AND role = 'seat' AND seat = ?", [game_id, seat])
+            self._insert_token(game_id, token, "seat", seat, bool(row[0]))
+        return token
 
     def caller(self, game_id: str, token: str | None) -> Caller:
         """Who holds `token` at this game; no token is a spectator. Raises AccessDenied."""
@@ -155,23 +224,29 @@ CREATE INDEX IF NOT EXISTS idx_tokens_game_seat ON tokens (game, seat);
         # Read from the store each time, never from a cache of this process: a seat handed to
         # another phone by another server process stops working here too.
         with self.store.lock:
-            row = self.store.db.execute("SELECT hash, game, role, seat FROM tokens WHERE hash = ?", [expected]).fetchone()
+            row = self.store.db.execute("SELECT hash, game, role, seat, blind FROM tokens WHERE hash = ?", [expected]).fetchone()
         if row is None or not hmac.compare_digest(row[0], expected):
             raise AccessDenied("this token is not valid")
         if row[1] != game_id:
             raise AccessDenied("this token belongs to another game")
         if row[2] == "host":  # the seat the host plays is set once, maybe by another process
             return Caller("host", self.store.host_seat(game_id), expected[:16])
-        return Caller(row[2], row[3], expected[:16])
+        return Caller(row[2], row[3], expected[:16], bool(row[4]))
 
-    def _new_token(self, game_id: str, role: str, seat: int | None) -> str:
-        token = secrets.token_urlsafe(24)
-        with self.store.lock:
-            self.store.db.execute(
-                "INSERT INTO tokens (hash, game, role, seat, created_at) VALUES (?, ?, ?, ?, ?)",
-                [token_hash(token), game_id, role, seat, now()],
-            )
-        return token
+    def _free(self, game_id: str, seat: int, always: bool) -> None:
+        """Inside a transaction: the seat's tokens and move codes stop working; a hand-over
+        (public) if a phone held it, or `always`."""
+        held = self.store.db.execute("DELETE FROM tokens WHERE game = ? AND role = 'seat' AND seat = ?", [game_id, seat]).rowcount
+        self.store.db.execute("DELETE FROM move_codes WHERE game = ? AND seat = ?", [game_id, seat])
+        if held or always:
+            self.store.db.execute("INSERT INTO seat_changes (game, seq, seat, kind) SELECT id, head_seq, ?, 'handed-on' FROM games WHERE id = ?",
+                                  [seat, game_id])
+
+    def _insert_token(self, game_id: str, token: str, role: str, seat: int | None, blind: bool) -> None:
+        self.store.db.execute(
+            "INSERT INTO tokens (hash, game, role, seat, created_at, blind) VALUES (?, ?, ?, ?, ?, ?)",
+            [token_hash(token), game_id, role, seat, now(), int(blind)],
+        )
 
 
 def visible_event(game: Game[Any], event: Mapping[str, Any], sight: Sight) -> dict[str, Any]:

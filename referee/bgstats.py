@@ -2,7 +2,10 @@
 there: who played, scores, ranks, the winners and the starting player.
 
 The table-record stays the archive; this is an export of its result. BG Stats reads the
-fields named here; `playDate` is local time as "YYYY-MM-DD HH:MM:SS".
+fields named here; `playDate` is local time as "YYYY-MM-DD HH:MM:SS". A winner is whom
+the game's rules name (`Result.winners`): a game the table ended early marks nobody
+unless its rules name one, and says "Ended early" in its comments; tied players and a
+team share a rank (a tier of the ranking); a game with no ranking gives no ranks.
 """
 
 from __future__ import annotations
@@ -40,8 +43,8 @@ def play(game_id: str, fold: Fold, events: Sequence[Mapping[str, Any]], created_
             "name": name,
             "sourcePlayerId": f"{game_id}:{seat}",
             **({"score": result.scores[name]} if name in result.scores else {}),
-            "rank": tier_of.get(name, len(result.ranking) + 1),
-            "winner": tier_of.get(name) == 1,
+            **({"rank": tier_of.get(name, len(result.ranking) + 1)} if result.ranking else {}),
+            "winner": name in result.winners,
             "startPlayer": seat == first,
         }
         for seat, name in enumerate(header.seats)
@@ -50,7 +53,7 @@ def play(game_id: str, fold: Fold, events: Sequence[Mapping[str, Any]], created_
         "sourceName": SOURCE,
         "sourcePlayId": game_id,
         "playDate": start.strftime("%Y-%m-%d %H:%M:%S") if start else None,
-        "comments": "; ".join(part for part in (header.title, fold.outcome.reason) if part),
+        "comments": "; ".join(part for part in (header.title, "Ended early" if result.ended_early else "", fold.outcome.reason) if part),
         "game": {"name": header.rules.title, "highestWins": True, "noPoints": not result.scores, "sourceGameId": header.game},
         "players": players,
     }

@@ -12,7 +12,7 @@ import click
 
 from . import bgstats
 from .access import Access
-from .database import POSTGRESQL, Unreachable, is_url
+from .database import MANGLED, POSTGRESQL, Unavailable, Unreachable, is_url, refuses_copy, shown
 from .games import game_names
 from .groups import GroupError, Groups
 from .record import Record, RecordError, load_json, read_record, write_record
@@ -37,6 +37,8 @@ def store_address(context: click.Context, parameter: click.Parameter, value: str
     if is_url(value) and not POSTGRESQL.match(value):
         raise click.BadParameter(f"{value.split('://')[0]}://… is not a database this app keeps its store in: "
                                  "give a SQLite file's path or a postgresql:// URL")
+    if not is_url(value) and MANGLED.match(value):  # never a file named after it, never its password in a message
+        raise click.BadParameter(f"{value.split(':')[0]}:/… is not a URL: a database URL begins postgresql://")
     return value
 
 
@@ -55,7 +57,7 @@ def store_at(path: str) -> Store:
     answer, is an error naming it."""
     try:
         return Store(path)
-    except (StoreTooNew, Unreachable) as error:
+    except (StoreTooNew, Unreachable, Unavailable) as error:
         raise click.ClickException(str(error)) from None
 
 
@@ -143,7 +145,8 @@ def readable_report(fold: Fold, shown: dict[str, Any], official: bool = False) -
     elif header.house_rules:
         lines.append(f"House rules: off {', '.join(header.house_rules)}")
     if fold.outcome is not None:
-        lines.append(f"Game over: {fold.outcome.reason}")
+        lines.append(f"{'Ended early' if shown['ended_early'] else 'Game over'}: {fold.outcome.reason}")
+        lines.append(f"Winner: {' & '.join(shown['winners'])}" if shown["winners"] else "No winner")
     else:
         lines.append("Game not finished")
     for withdrawn in shown["withdrawn"]:
@@ -212,6 +215,12 @@ def copy(source: str, target: str) -> None:
     """Copy a whole store into a new file, all or nothing, while the server runs: its games
     with their chains (every receipt verifies on the copy), seats, groups and statistics."""
     store = existing_store(source)
+    try:
+        refused = refuses_copy(target)  # before anything is written to it (its secret key included)
+    except Unreachable as error:
+        raise click.ClickException(str(error)) from None
+    if refused:
+        raise click.ClickException(refused)
     key, target_key = secret_path(source), secret_path(target)
     if key.exists() and not target_key.exists():  # the copy serves the same phones' sessions and seals
         target_key.parent.mkdir(parents=True, exist_ok=True)
@@ -228,7 +237,7 @@ def copy(source: str, target: str) -> None:
             store.copy_rows_to(copy, keep_snapshots=same_key)
     except CopyRefused as error:
         raise click.ClickException(str(error)) from None
-    click.echo(f"copied {len(store.games())} games into {target}; every hash chain verified")
+    click.echo(f"copied {len(store.games())} games into {shown(target)}; every hash chain verified")
 
 
 @main.command()
@@ -287,9 +296,9 @@ def games(db_path: str) -> None:
 def stats(group_ref: str | None, as_json: bool, as_csv: bool, rebuild: bool, db_path: str) -> None:
     """Statistics of the finished games: per player games played and won, per game.
 
-    `played` counts the finished games in which a name held a seat, `won` those in which
-    it is in the first tier of the ranking. A game that hides anything counts once the
-    host has revealed it. With --group, seats count for the group's player who sat there
+    `played` counts the finished games in which a name held a seat, `won` those its rules
+    name it a winner of; the win rate leaves out games the table ended early with no
+    winner. A game that hides anything counts once the host has revealed it. With --group, seats count for the group's player who sat there
     (renamed or merged spellings together)."""
     tables = Tables(existing_store(db_path))
     if rebuild:
@@ -351,11 +360,15 @@ def group_list(db_path: str) -> None:
 @group.command("link")
 @click.argument("group_ref", metavar="GROUP")
 @click.option("--new", "renew", is_flag=True, help="Renew it: the old link opens nothing any more, and every browser that joined by it is out of the group until it opens the new one.")
+@click.option("--host", "host", is_flag=True, help="The host's link instead: whoever opens it is the group's host (changes its house rules).")
 @db_option
-def group_link(group_ref: str, renew: bool, db_path: str) -> None:
-    """Print the path of a group's link for its members."""
+def group_link(group_ref: str, renew: bool, host: bool, db_path: str) -> None:
+    """Print the path of a group's link for its members (or, with --host, for its host)."""
     groups = Groups(existing_store(db_path))
     group_id = groups.find(group_ref)
+    if host:
+        click.echo(f"/groups/host/{groups.host_code(group_id, renew)}")
+        return
     code = groups.new_code(group_id) if renew else groups.group(group_id)["code"]  # type: ignore[index]
     click.echo(f"/groups/join/{code}")
 
@@ -502,14 +515,23 @@ def samples(folder: str) -> None:
     "--max-waiting", default=5000, show_default=True, type=click.IntRange(1, 100_000),
     help="Phones that may wait for news at once (each holds a greenlet, not a thread); past it a phone is told to come back later. Moves and pages are always served.",
 )
+@click.option("--max-connections", default=10_000, show_default=True, type=click.IntRange(1, 1_000_000),
+              help="Open connections at once (at most the open-file limit less 256); past it a new one is answered 503 at once.")
+@click.option("--idle-timeout", default=5.0, show_default=True, type=click.FloatRange(0.1, 3600),
+              help="Seconds a connection may wait between requests (a phone waiting for news is not idle).")
+@click.option("--header-timeout", default=5.0, show_default=True, type=click.FloatRange(0.1, 3600),
+              help="Seconds a request's line and headers may take to arrive.")
+@click.option("--transfer-timeout", default=10.0, show_default=True, type=click.FloatRange(0.1, 3600),
+              help="Seconds a request's body or an answer may stand still (a client that does not read its answers).")
 @db_option
-def serve(host: str, port: int, max_waiting: int, db_path: str) -> None:
+def serve(host: str, port: int, max_waiting: int, max_connections: int, idle_timeout: float, header_timeout: float,
+          transfer_timeout: float, db_path: str) -> None:
     """Run the app on gevent's WSGI server: one event loop serves every phone."""
     from gevent import monkey
 
     monkey.patch_all()  # before the app exists: its locks and waits are the event loop's, not threads'
     from .web import create_app
-    from .web.server import listen
+    from .web.server import Limits, listen
 
     addresses = lan_addresses() if host in ("0.0.0.0", "::") else [host]
     public = f"http://{addresses[0]}:{port}" if addresses else f"http://127.0.0.1:{port}"
@@ -519,7 +541,7 @@ def serve(host: str, port: int, max_waiting: int, db_path: str) -> None:
     tables = app.extensions["referee"].tables
     tables.store.db.listen(tables.wake)  # moves stored by other server processes wake this one's phones
     try:  # bind first: "Open …" is said only once the server really listens
-        server = listen(app, host, port)
+        server = listen(app, host, port, Limits(idle_timeout, header_timeout, transfer_timeout, max_connections))
     except OSError as error:
         reason = os.strerror(error.errno) if error.errno else str(error)
         raise click.ClickException(f"cannot listen on {host}:{port} ({reason}): the port is taken; "

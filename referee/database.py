@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 POSTGRESQL = re.compile(r"postgres(ql)?://")
@@ -33,8 +34,75 @@ class Unreachable(Exception):
     """A database server that does not answer (or refuses the login)."""
 
 
+class Unavailable(Exception):
+    """The database stopped answering while in use (a restart, a failover, a disk that
+    refuses writes): the request is answered 503 and sent again later; a move whose fate
+    is unknown (its COMMIT cut off) is stored once by its idempotency key."""
+
+
+class TryAgain(Exception):
+    """The engine gave a transaction up that may succeed when run again: a serialization
+    failure or a deadlock (SQLSTATE 40001, 40P01; YugabyteDB, Citus, SERIALIZABLE)."""
+
+
+# SQLite's primary result codes of a disk that refuses (busy, read-only, I/O error, full,
+# cannot open): the store is away, not wrong.
+SQLITE_AWAY = {5, 8, 10, 13, 14}
+
+
 def is_url(address: str) -> bool:
     return bool(URL.match(address))
+
+
+SECRET_KEYS = {"password", "sslpassword"}  # a URL's query keys whose values are never shown
+UNREADABLE = ("a password or user name holding / @ : ? # or % is written percent-encoded "
+              "(%2F %40 %3A %3F %23 %25)")
+
+
+def _secrets(address: str) -> list[str]:
+    """The password parts of a database URL, as typed and as decoded (longest first)."""
+    rest = address.split("://", 1)[1]
+    authority = rest.rpartition("@")[0]
+    found = [authority.partition(":")[2]] if ":" in authority else []
+    found += [raw for part in urlsplit(address).query.split("&") for raw in [part.partition("=")[2]]
+              if unquote(part.partition("=")[0]).lower() in SECRET_KEYS]
+    found += [unquote(text) for text in found]
+    return sorted({text for text in found if text}, key=len, reverse=True)
+
+
+def unreadable_url(address: str) -> bool:
+    """Whether a URL's user name and password cannot be told apart from the rest: an `@`
+    after the host's end (`/`, `?`, `#`), or more than one: a password typed as it is,
+    which a reader would cut somewhere inside (and show the rest as a host or a name)."""
+    rest = address.split("://", 1)[1]
+    at = rest.find("@")
+    return rest.count("@") > 1 or (at >= 0 and any(0 <= rest.find(mark) < at for mark in "/?#"))
+
+
+def shown(address: str) -> str:
+    """A store's address as every message, log and page shows it: a path as it is; a
+    database URL with its password (`user:…@`, `?password=…`) never, in any form."""
+    if not is_url(address):
+        return address
+    scheme = address.split("://", 1)[0]
+    if unreadable_url(address):
+        return f"{scheme}://…"
+    parts = urlsplit(address)
+    user, _, host = parts.netloc.rpartition("@")
+    login = (user.partition(":")[0] + (":…" if ":" in user else "") + "@") if "@" in parts.netloc else ""
+    query = "&".join(f"{key}=…" if unquote(key).lower() in SECRET_KEYS else f"{key}{mark}{value}"
+                     for key, mark, value in (part.partition("=") for part in parts.query.split("&") if part))
+    return urlunsplit((parts.scheme, login + host, parts.path, query, "")) + ("#…" if parts.fragment else "")
+
+
+def scrubbed(text: str, address: str) -> str:
+    """`text` (a driver's message about `address`) with every trace of the URL's password
+    taken out."""
+    if not is_url(address):
+        return text
+    for secret in _secrets(address):
+        text = text.replace(secret, "…")
+    return text
 
 
 class Database:
@@ -115,10 +183,24 @@ class SQLite(Database):
         self.execute("PRAGMA foreign_keys=ON")
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        return self.connection.execute(sql.replace(" FOR UPDATE", ""), params)  # SQLite's one writer locks already
+        try:
+            return self.connection.execute(sql.replace(" FOR UPDATE", ""), params)  # SQLite's one writer locks already
+        except sqlite3.OperationalError as error:
+            raise self._away(error)
 
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        self.connection.executemany(sql, rows)
+        try:
+            self.connection.executemany(sql, rows)
+        except sqlite3.OperationalError as error:
+            raise self._away(error)
+
+    @staticmethod
+    def _away(error: sqlite3.OperationalError) -> Exception:
+        """A disk that refuses (the statement is rolled back; the same connection works
+        again once the disk does) is Unavailable; any other error is itself."""
+        if error.sqlite_errorcode & 0xFF in SQLITE_AWAY:
+            return Unavailable(f"the database file cannot be used now: {error}")
+        return error
 
     def table_exists(self, name: str) -> bool:
         return self.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [name]).fetchone() is not None
@@ -169,13 +251,43 @@ class Postgres(Database):
         self.psycopg = psycopg
         self.IntegrityError = psycopg.IntegrityError
         self.url = url
-        try:
-            self.connection = psycopg.connect(url, autocommit=True, connect_timeout=10)
-        except psycopg.OperationalError as error:
-            shown = re.sub(r"://([^:@/]*):[^@/]*@", r"://\1:…@", url)  # never a password in a message
-            reason = str(error).strip().splitlines()[-1] if str(error).strip() else type(error).__name__
-            raise Unreachable(f"cannot reach the database at {shown}: {reason}") from None
+        if unreadable_url(url):  # refused before a driver echoes a piece of the password as a host or a name
+            raise Unreachable(f"cannot read the database URL {shown(url)}: {UNREADABLE}")
+        self.connection = self._connect(10)
+        self.began_on: Any = None  # the connection the open transaction runs on
+        self.next_try = 0.0  # when a lost connection may be made anew
         self._spelled: dict[str, tuple[str, list[int] | None]] = {}
+
+    def _connect(self, timeout: int) -> Any:
+        try:
+            return self.psycopg.connect(self.url, autocommit=True, connect_timeout=timeout)
+        except self.psycopg.Error as error:  # OperationalError (no answer, login refused), ProgrammingError (a URL libpq cannot read)
+            reason = str(error).strip().splitlines()[-1] if str(error).strip() else type(error).__name__
+            raise Unreachable(f"cannot reach the database at {shown(self.url)}: {scrubbed(reason, self.url)}") from None
+
+    def _live(self) -> Any:
+        """The connection, made anew when the last one died (a restart, a failover): a dead
+        one is never kept. One connection under the store's lock, so a pool (psycopg-pool)
+        would only add a check per statement; here psycopg's own `closed` is looked at,
+        and a new connection tried at most every half second while the database is away.
+        A transaction never goes on over a new connection: its statements, and its COMMIT,
+        are refused (Unavailable), so a move is never answered as stored when it was not."""
+        if self.connection.closed and time.monotonic() >= self.next_try:
+            self.next_try = time.monotonic() + 0.5
+            try:
+                self.connection = self._connect(3)
+            except Unreachable as error:
+                raise Unavailable(str(error)) from None
+        if self.connection.closed or (self.began_on is not None and self.began_on is not self.connection):
+            raise Unavailable(f"the connection to the database at {shown(self.url)} was lost")
+        return self.connection
+
+    def _away(self, error: Exception) -> Exception:
+        """The driver's error of a database that is away, or that asks for the transaction again, as ours."""
+        reason = scrubbed(str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__, self.url)
+        if isinstance(error, (self.psycopg.errors.SerializationFailure, self.psycopg.errors.DeadlockDetected)):
+            return TryAgain(reason)
+        return Unavailable(f"the database at {shown(self.url)} is not answering: {reason}")
 
     def spell(self, sql: str) -> tuple[str, list[int] | None]:
         """SQLite's spelling made PostgreSQL's, and which parameter each `%s` takes (None: in order)."""
@@ -205,15 +317,22 @@ class Postgres(Database):
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
         spelled, order = self.spell(sql)
-        if not params:  # nothing to put in: the text goes as it is
-            return self.connection.execute(spelled.replace("%%", "%"))  # type: ignore[arg-type]
-        values = [params[i] for i in order] if order is not None else list(params)
-        return self.connection.execute(spelled, values)  # type: ignore[arg-type]
+        connection = self._live()
+        try:
+            if not params:  # nothing to put in: the text goes as it is
+                return connection.execute(spelled.replace("%%", "%"))
+            values = [params[i] for i in order] if order is not None else list(params)
+            return connection.execute(spelled, values)
+        except self.psycopg.OperationalError as error:
+            raise self._away(error) from None
 
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         spelled, order = self.spell(sql)
-        with self.connection.cursor() as cursor:
-            cursor.executemany(spelled, [[row[i] for i in order] if order is not None else list(row) for row in rows])  # type: ignore[arg-type]
+        try:
+            with self._live().cursor() as cursor:
+                cursor.executemany(spelled, [[row[i] for i in order] if order is not None else list(row) for row in rows])
+        except self.psycopg.OperationalError as error:
+            raise self._away(error) from None
 
     def table_exists(self, name: str) -> bool:
         return self.execute("SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ?",
@@ -226,7 +345,23 @@ class Postgres(Database):
 
     @property
     def in_transaction(self) -> bool:
-        return self.connection.info.transaction_status != self.psycopg.pq.TransactionStatus.IDLE
+        return self.began_on is not None
+
+    def begin(self) -> None:
+        self.began_on = None
+        self.execute("BEGIN")
+        self.began_on = self.connection
+
+    def commit(self) -> None:
+        try:
+            self.execute("COMMIT")  # refused on another connection than the one it began on
+        finally:
+            self.began_on = None
+
+    def rollback(self) -> None:
+        began_on, self.began_on = self.began_on, None
+        if began_on is self.connection and not began_on.closed:  # else the server dropped it with the connection
+            self.execute("ROLLBACK")
 
     def numbered(self, table: str, column: str) -> None:
         self.execute(f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), COALESCE(MAX({column}), 0) + 1, false) FROM {table}")
@@ -254,12 +389,38 @@ class Postgres(Database):
         self.connection.close()
 
 
+def refuses_copy(address: str) -> str | None:
+    """Why a copy may not go into the store at `address` (None: it may), found before
+    anything is written to it: it holds a game, or tables that are no store of ours (a
+    database of another application with its own `events` or `meta`)."""
+    if not POSTGRESQL.match(address):
+        return f"{address} is not empty: a copy goes into a new file (or an empty store)" if SQLite.holds_games(Path(address)) else None
+    db = Postgres(address)
+    try:
+        names = sorted(str(row[0]) for row in db.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()").fetchall())
+        if not names:
+            return None
+        try:
+            ours = "games" in names and db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() is not None
+        except db.psycopg.ProgrammingError:  # a `meta` of another making
+            ours = False
+        if not ours:
+            return (f"{shown(address)} holds tables of another application ({', '.join(names)}): "
+                    "a copy goes into an empty database or an empty store of Table Referee; nothing was written")
+        if db.execute("SELECT COUNT(*) FROM games").fetchone()[0]:
+            return f"{shown(address)} is not empty: a copy goes into an empty store"
+        return None
+    finally:
+        db.close()
+
+
 def connect(address: str) -> Database:
     """The database at `address`: a `postgresql://` URL, or the path of a SQLite file."""
     if POSTGRESQL.match(address):
         return Postgres(address)
     if is_url(address) or "://" in address or MANGLED.match(address):  # a URL, or one made a path by mistake: never a file
-        raise ValueError(f"{address.split('://')[0]}://… is not a database this app keeps its store in: "
+        raise ValueError(f"{address.split(':')[0]}://… is not a database this app keeps its store in: "
                          "give a SQLite file's path or a postgresql:// URL")
     return SQLite(address)
 

@@ -9,6 +9,12 @@ not read aloud like a table's join code), and nothing of a group is shown to any
 A group's link can be renewed (a link passed on too far): the old one then opens nothing,
 and everyone who joined by it opens the new one.
 
+A group has a host: the browser that made it (on the web, or imported its file), and any
+browser that opens the host's own link (`referee group link GROUP --host` prints it; a
+group made on the command line, or before groups had hosts, has a host only once that
+link is opened). Only the host changes the group's house rules; every change is kept with
+its time, and the group's page shows them (who, what, when).
+
 A group's file (`table-group/1`, JSON) holds its name, its players (a merged spelling
 with the player it was merged into) and its games, each as its table record and the
 player of each seat: a group exported and imported again is the same group, its records
@@ -26,7 +32,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from .games import find_game, game_names
+from .games import GAMES, find_game, game_names
 from .record import Record, RecordError, flatten_errors, iso8601, name_problem, normal_name, read_record, write_record
 from .stats import Plays, regroup
 from .store import Store, new_game_id, now
@@ -37,6 +43,29 @@ MAX_NAME = 60
 
 class GroupError(ValueError):
     """A group operation that cannot be done (the message says why); nothing was changed."""
+
+
+class NotAHouseRule(GroupError):
+    """A rule id that cannot be a group's house rule of a game: its English sentence
+    (`template` % `values`), which the pages say in the phone's language."""
+
+    CORE = "%(rule)s is a rule of every game: it is always played"
+    OTHER_GAME = "%(rule)s is a rule of %(other)s, not of %(game)s"
+    UNKNOWN = "%(rule)s is not a rule of %(game)s"
+
+    def __init__(self, template: str, **values: str) -> None:
+        super().__init__(template % values)
+        self.template, self.values = template, values
+
+
+@dataclass(frozen=True)
+class HouseRuleChange:
+    """A rule of a game the group's host turned off (`off`) or on again, and when."""
+
+    game: str
+    rule: str
+    off: bool
+    at: str
 
 
 @dataclass(frozen=True)
@@ -67,8 +96,8 @@ class Groups:
         self.store = store
         Plays(store)  # the statistics' tables, which keep each seat's player
         with store.lock:
-            store.db.executescript("""
-CREATE TABLE IF NOT EXISTS groups (id TEXT PRIMARY KEY, name TEXT NOT NULL, code TEXT NOT NULL, created_at TEXT NOT NULL);
+            store.db.executescript(f"""
+CREATE TABLE IF NOT EXISTS groups (id TEXT PRIMARY KEY, name TEXT NOT NULL, code TEXT NOT NULL, created_at TEXT NOT NULL, host TEXT);
 CREATE UNIQUE INDEX IF NOT EXISTS idx_groups_code ON groups (code);
 CREATE TABLE IF NOT EXISTS group_players (id INTEGER PRIMARY KEY, grp TEXT NOT NULL REFERENCES groups (id), name TEXT NOT NULL,
   merged_into INTEGER);
@@ -78,7 +107,12 @@ CREATE TABLE IF NOT EXISTS group_seats (game TEXT NOT NULL REFERENCES games (id)
 CREATE INDEX IF NOT EXISTS idx_group_seats_grp_seat ON group_seats (grp, seat);
 CREATE TABLE IF NOT EXISTS group_house_rules (grp TEXT NOT NULL REFERENCES groups (id), game TEXT NOT NULL,
   rule TEXT NOT NULL, PRIMARY KEY (grp, game, rule));
+CREATE TABLE IF NOT EXISTS group_house_rule_changes (grp TEXT NOT NULL REFERENCES groups (id), game TEXT NOT NULL,
+  rule TEXT NOT NULL, off INTEGER NOT NULL, at TEXT NOT NULL{store.db.ROWID});
+CREATE INDEX IF NOT EXISTS idx_group_house_rule_changes_grp ON group_house_rule_changes (grp);
 """)
+            if "host" not in store.db.columns("groups"):  # a store from before groups had hosts
+                store.db.execute("ALTER TABLE groups ADD COLUMN host TEXT")
 
     def _one(self, sql: str, params: Iterable[Any]) -> Any:
         with self.store.lock:
@@ -87,12 +121,30 @@ CREATE TABLE IF NOT EXISTS group_house_rules (grp TEXT NOT NULL REFERENCES group
     # --- groups ------------------------------------------------------------------------
 
     def create(self, name: str) -> str:
-        """A new group; its id."""
+        """A new group; its id. Its host is whoever is given its host code (`host_code`)."""
         group_id, code = new_game_id(), link_code()
         with self.store.transaction():
-            self.store.db.execute("INSERT INTO groups (id, name, code, created_at) VALUES (?, ?, ?, ?)",
-                                       [group_id, clean_name(name), code, now()])
+            self.store.db.execute("INSERT INTO groups (id, name, code, created_at, host) VALUES (?, ?, ?, ?, ?)",
+                                       [group_id, clean_name(name), code, now(), link_code()])
         return group_id
+
+    def host_code(self, group_id: str, renew: bool = False) -> str:
+        """The code of the group's host link (made if the group has none; `renew`: a new
+        one, and every browser that was host by the old one is not any more)."""
+        with self.store.transaction():
+            row = self.store.db.execute("SELECT host FROM groups WHERE id = ?", [group_id]).fetchone()
+            if row is None:
+                raise GroupError(f"no group {group_id!r}")
+            if row[0] and not renew:
+                return str(row[0])
+            code = link_code()
+            self.store.db.execute("UPDATE groups SET host = ? WHERE id = ?", [code, group_id])
+        return code
+
+    def for_host_code(self, code: str) -> str | None:
+        """The group whose host link has this code."""
+        row = self._one("SELECT id FROM groups WHERE host = ?", [code])
+        return None if row is None else str(row[0])
 
     def group(self, group_id: str) -> dict[str, Any] | None:
         row = self._one("SELECT id, name, code, created_at FROM groups WHERE id = ?", [group_id])
@@ -198,17 +250,32 @@ CREATE TABLE IF NOT EXISTS group_house_rules (grp TEXT NOT NULL REFERENCES group
                 "SELECT rule FROM group_house_rules WHERE grp = ? AND game = ?", [group_id, game]).fetchall()}
         return [rule for rule in find_game(game).rules if rule in off]
 
-    def set_house_rules(self, group_id: str, game: str, off: Iterable[str]) -> None:
+    def set_house_rules(self, group_id: str, game: str, off: Iterable[str]) -> list[HouseRuleChange]:
         """The group plays `game` without these rules from its next game on (each new game
-        carries them in its header, so its record stands on its own)."""
-        rules = find_game(game).rules
-        unknown = sorted(set(off) - set(rules))
-        if unknown:
-            raise GroupError(f"not rules of {game}: {', '.join(unknown)}")
+        carries them in its header, so its record stands on its own); the changes, each
+        kept with its time. NotAHouseRule for an id that is not one of the game's rules."""
+        wanted = set(off)
+        for rule in sorted(wanted):
+            house_rule(game, rule)
+        at = now()
         with self.store.transaction():
+            before = {str(row[0]) for row in self.store.db.execute(
+                "SELECT rule FROM group_house_rules WHERE grp = ? AND game = ?", [group_id, game]).fetchall()}
+            changes = [HouseRuleChange(game, rule, rule in wanted, at) for rule in find_game(game).rules if (rule in wanted) != (rule in before)]
             self.store.db.execute("DELETE FROM group_house_rules WHERE grp = ? AND game = ?", [group_id, game])
             self.store.db.executemany("INSERT INTO group_house_rules (grp, game, rule) VALUES (?, ?, ?)",
-                                           [(group_id, game, rule) for rule in set(off)])
+                                           [(group_id, game, rule) for rule in wanted])
+            self.store.db.executemany("INSERT INTO group_house_rule_changes (grp, game, rule, off, at) VALUES (?, ?, ?, ?, ?)",
+                                           [(group_id, c.game, c.rule, int(c.off), c.at) for c in changes])
+        return changes
+
+    def house_rule_changes(self, group_id: str, latest: int) -> list[HouseRuleChange]:
+        """The group's latest changes of its house rules, newest first."""
+        with self.store.lock:
+            rows = self.store.db.execute(
+                "SELECT game, rule, off, at FROM group_house_rule_changes WHERE grp = ? ORDER BY rowid DESC LIMIT ?",
+                [group_id, latest]).fetchall()
+        return [HouseRuleChange(str(game), str(rule), bool(off), str(at)) for game, rule, off, at in rows]
 
     # --- games -------------------------------------------------------------------------
 
@@ -275,6 +342,21 @@ CREATE TABLE IF NOT EXISTS group_house_rules (grp TEXT NOT NULL REFERENCES group
             for record, names, created in group.games:
                 self.seat(group_id, import_record(record, None, created), names)
         return group_id
+
+
+def house_rule(game: str, rule: str) -> str:
+    """`rule`, if it is a rule of `game` a group may play without; NotAHouseRule naming
+    what it is instead (a core rule, another game's, none at all)."""
+    shown = repr(rule if len(rule) <= 40 else rule[:40] + "…")
+    title = find_game(game).title
+    if rule in find_game(game).rules:
+        return rule
+    if rule.startswith("core."):
+        raise NotAHouseRule(NotAHouseRule.CORE, rule=shown)
+    other = next((g.title for g in GAMES.values() if rule in g.rules), None)
+    if other is not None:
+        raise NotAHouseRule(NotAHouseRule.OTHER_GAME, rule=shown, other=other, game=title)
+    raise NotAHouseRule(NotAHouseRule.UNKNOWN, rule=shown, game=title)
 
 
 # --- reading a group's file: data from outside, checked whole before anything is stored ------

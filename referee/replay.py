@@ -17,7 +17,10 @@ this judgement did not see (two recorded hands that hold more copies than exist,
 card missing from the player's recorded hand), the event is not flagged: the clash is kept
 apart (`Fold.clashes`), for the host at once and for everyone once the secrets are
 revealed; a seat whose own records show a clash is told it as they show it
-(`Fold.clash_views`), so telling it tells nothing new.
+(`Fold.clash_views`), so telling it tells nothing new. Clashes are looked for as a fold
+is asked to (`find_clashes`): a table's own fold looks for none, so answering a move
+never costs more because it clashes; each reader's are looked for when it reads
+(`referee.tables`).
 A flagged event is always skipped: nothing counts as logged, so a seat may log its hand
 again after a flagged try.
 
@@ -34,9 +37,9 @@ tests/test_rulings.py replays random records with random rulings and house rules
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .games.base import Game, Outcome, Phrase, Result, Termination, Violation, Word, broken
@@ -108,6 +111,8 @@ class Fold:
     clash_views: tuple[tuple[int, Violation], ...] = ()  # each as a seat's (team's) own records show it (audience)
     ruled: tuple[Ruled, ...] = ()  # flagged moves the table let stand
     set_aside: bool = False  # a move broke a rule the table set aside (a ruling, a house rule): see _Folding.lenient
+    # Where a fold looked for no clash (a table's), what finds a reader's when it asks (`Tables.clashes`).
+    clashes_of: Callable[[Sight], list[tuple[int, Violation]]] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         # The clash views by the seats they are for, made with the fold (where the clashes
@@ -133,10 +138,12 @@ class Fold:
         """The clashes this reader may know of: the whole truth for the host (and everyone
         once revealed); for a seat, each as its own records show it, so what it is told
         never depends on another seat's records."""
+        if not sight.everything and not sight.seats:  # a spectator: no clash, and no work
+            return []
+        if self.clashes_of is not None:
+            return self.clashes_of(sight)
         if sight.everything:
             return list(self.clashes)
-        if not sight.seats:  # a spectator: no clash, and no work
-            return []
         by_audience: dict[frozenset[int], list[tuple[int, Violation]]] = self.__dict__["_clash_views_by_audience"]
         mine = [found for audience, views in by_audience.items() if not audience.isdisjoint(sight.seats) for found in views]
         return sorted(mine, key=lambda found: found[0]) if len(by_audience) > 1 else mine
@@ -219,7 +226,7 @@ class _Folding:
     __slots__ = ("fold", "game", "state", "seq", "outcome", "violations", "withdrawn", "void_seqs", "clashes", "clash_views",
                  "ruled", "find_clashes", "off", "rulings", "official", "lenient")
 
-    def __init__(self, fold: Fold, find_clashes: bool = True, rulings: Mapping[int, tuple[int, str, str]] | None = None,
+    def __init__(self, fold: Fold, find_clashes: Sight | None = EVERYTHING, rulings: Mapping[int, tuple[int, str, str]] | None = None,
                  official: bool = False) -> None:
         self.fold, self.game, self.find_clashes, self.official = fold, fold.game, find_clashes, official
         self.state, self.seq, self.outcome = fold.state, fold.seq, fold.outcome
@@ -276,12 +283,8 @@ class _Folding:
             ruled = Ruled(seq, broken, ruling[0], ruling[1])  # the table let it stand: it applies
         elif self.off and game.first_broken(judged, event) is not None:
             ruled = Ruled(seq, Violation("", ""), 0, "")  # legal only by a house rule: applied the same way
-        if broken is None and judged is not state and self.find_clashes:  # a ruled move's flag is public: no clash
-            truth = game.first_broken(state, event, self.off)
-            if truth is not None:
-                self.clashes.append((seq, truth))
-                if author is None:
-                    self._clash_views(event)
+        if broken is None and judged is not state and self.find_clashes is not None:  # a ruled move's flag is public: no clash
+            self._clashes(event, self.find_clashes, author is None)
         if ruled is None and not self.lenient:
             self.state = game.effect(state, event)
         else:
@@ -313,15 +316,23 @@ class _Folding:
         except NO_PLACE:
             return state, False
 
-    def _clash_views(self, event: Mapping[str, Any]) -> None:
-        """A clash of a public event as each seat's (team's) own records show it, where they
-        show one: telling it that tells it nothing new. (A clash of a private event involves
-        another seat's records, which its author may not learn: the host's alone.)"""
+    def _clashes(self, event: Mapping[str, Any], sight: Sight, public: bool) -> None:
+        """What the whole truth says against an event judged legal (for `sight.everything`),
+        and a clash of a `public` event as each seat's (team's) own records show it, where
+        they show one: telling it that tells it nothing new. (A clash of a private event
+        involves another seat's records, which its author may not learn: the host's alone.)
+        For a seat's sight only the views of its own team are looked for, and the truth only
+        where they show a clash: what that costs turns on its own records, not another's."""
         game, state, seq = self.game, self.state, event["seq"]
+        truth = game.first_broken(state, event, self.off) if sight.everything else None
+        if truth is not None:
+            self.clashes.append((seq, truth))
+        if not public or (sight.everything and truth is None):
+            return
         groups = dict.fromkeys(game.sharing(state, seat) for seat in range(len(self.fold.header.seats)))
-        for group in groups:
+        for group in groups if sight.everything else [g for g in groups if not g.isdisjoint(sight.seats)]:
             seen = game.first_broken(game.knowing(state, group), event, self.off)
-            if seen is not None:
+            if seen is not None and (truth is not None or game.first_broken(state, event, self.off) is not None):
                 self.clash_views.append((seq, replace(seen, audience=group)))
 
     def _table_event(self, event: Mapping[str, Any], kind: str) -> None:
@@ -373,7 +384,7 @@ class _Folding:
         self.seq = seq
 
 
-def step(fold: Fold, event: Mapping[str, Any], find_clashes: bool = True, official: bool = False) -> Fold:
+def step(fold: Fold, event: Mapping[str, Any], find_clashes: Sight | None = EVERYTHING, official: bool = False) -> Fold:
     """Fold one event onto a fold (a ruling of an earlier event needs a replay: `rewrites`)."""
     folding = _Folding(fold, find_clashes, official=official)
     folding.step(event)
@@ -387,7 +398,7 @@ def replay(
     since: Fold | None = None,
     snapshots: list[Fold] | None = None,
     every: int = 0,
-    find_clashes: bool = True,
+    find_clashes: Sight | None = EVERYTHING,
     official: bool = False,
 ) -> Fold:
     """Fold a record (up to seq `upto`), voids and rulings applied.
@@ -395,9 +406,11 @@ def replay(
     `since` is a snapshot: the fold of this record's first events, which no void or ruling
     in `events` (the events after it) reaches back to; replay goes on from there. Every
     `every` events the fold reached is added to `snapshots`, unless a later void or ruling
-    reaches back before it: a snapshot is the game exactly as it stood then. Without
-    `find_clashes` no clash is looked for: a fold for a reader who may not know them,
-    whose cost then does not depend on whether the secrets clash. `official`: as the
+    reaches back before it: a snapshot is the game exactly as it stood then.
+    `find_clashes`: the clashes of whoever may know everything, and every seat's view of
+    them (EVERYTHING: the CLI, the host); only those a seat's own records show (its
+    sight); or none (None: a fold whose cost then does not depend on whether the secrets
+    clash, as a table answers a move). `official`: as the
     official rules judge it, without the table's house rules and rulings.
     """
     if upto is not None:
@@ -420,7 +433,7 @@ def cycle_collector_paused() -> Iterator[None]:
 
 
 def _replay(header: Header, events: Sequence[Mapping[str, Any]], since: Fold | None, snapshots: list[Fold] | None, every: int,
-            find_clashes: bool, official: bool) -> Fold:
+            find_clashes: Sight | None, official: bool) -> Fold:
     fold = since or start(header)
     targets = valid_void_targets(events, fold.void_seqs)
     rulings = {} if official else ruling_targets(events, targets)
@@ -492,6 +505,8 @@ def report(fold: Fold, event_count: int | None = None, sight: Sight = EVERYTHING
                   for r in fold.ruled],
         "scores": None if result is None else result.scores,
         "ranking": None if result is None else result.ranking,
+        "winners": None if result is None else result.winners,
+        "ended_early": None if result is None else result.ended_early,
         "result": None if result is None else result.detail,
         **told,
     }
@@ -500,8 +515,9 @@ def report(fold: Fold, event_count: int | None = None, sight: Sight = EVERYTHING
 def result_hidden(fold: Fold, sight: Sight) -> bool:
     """Whether this reader is shown no result yet: a score table that tells what players
     hold (Game.result_is_private), or the end of a game with secrets before the host has
-    revealed them (the winner may turn on a secret)."""
-    return not sight.everything and (fold.game.result_is_private or (fold.outcome is not None and bool(fold.game.private_events)))
+    revealed them (the winner may turn on a secret, unless Game.outcome_is_public)."""
+    game = fold.game
+    return not sight.everything and (game.result_is_private or (fold.outcome is not None and bool(game.private_events) and not game.outcome_is_public))
 
 
 def flag_json(violation: Violation | None, sight: Sight = EVERYTHING) -> dict[str, str | None]:

@@ -3,7 +3,8 @@ flagged it wrongly. Listed for the instance's maintainer (`referee rulings`, and
 whose link only the maintainer is given), so rule bugs are found where tables meet them.
 
 The list names the game, the move and the rule; the maintainer holds the database and its
-secret key, and so is trusted with the records (the page offers each one whole).
+secret key, and so is trusted with the records: the page offers each listed game's whole, and
+its link opens no game the list does not name.
 """
 
 from __future__ import annotations

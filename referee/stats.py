@@ -12,6 +12,11 @@ first opening of a store made before them) writes them anew from the logs, all i
 transaction that also marks them complete (`meta`): a rebuild cut off (kill -9) leaves the
 rows as they were and no mark, and the next opening of the store rebuilds them.
 
+A game the table ended early (its `end` before the rules ended it) counts as played and
+is listed as "ended early"; its wins are whom its rules still name (`Result.winners`),
+often nobody, and one that names nobody is left out of win rates (`decided` 0): it was
+never won or lost.
+
 Times: a game starts at its header's `started_at`, else its first event's `at`, else when
 it was stored; it ends at its last event's `at`. Games of one group whose starts follow
 the previous game's end within `EVENING_GAP` form one evening (a game night).
@@ -107,6 +112,7 @@ class Play:
     ended: datetime | None
     minutes: int | None
     title: str | None
+    ended_early: bool = False
     winners: list[str] = field(default_factory=list)
     seats: list[Seat] = field(default_factory=list)
 
@@ -174,7 +180,7 @@ class Plays:
             new = not db.table_exists("plays")
             db.execute(
                 "CREATE TABLE IF NOT EXISTS plays (game TEXT PRIMARY KEY REFERENCES games (id), grp TEXT, kind TEXT NOT NULL, "
-                "seq INTEGER NOT NULL, started_at TEXT, ended_at TEXT, minutes INTEGER, title TEXT, house_rules INTEGER)")
+                "seq INTEGER NOT NULL, started_at TEXT, ended_at TEXT, minutes INTEGER, title TEXT, house_rules INTEGER, ended_early INTEGER)")
             if not new and "house_rules" not in db.columns("plays"):  # rows from before house rules: filled in anew below
                 db.execute("ALTER TABLE plays ADD COLUMN house_rules INTEGER")
                 db.execute("DELETE FROM meta WHERE key = ?", [STATISTICS])
@@ -183,8 +189,12 @@ class Plays:
                 "CREATE TABLE IF NOT EXISTS play_seats (grp TEXT NOT NULL DEFAULT '', game TEXT NOT NULL REFERENCES plays (game), "
                 "seat INTEGER NOT NULL, player INTEGER, kind TEXT NOT NULL, started_at TEXT, name TEXT NOT NULL, score INTEGER, "
                 f"rank INTEGER NOT NULL, won INTEGER NOT NULL, {', '.join(f'{c} INTEGER' for c in DETAILS)}, "
-                "PRIMARY KEY (grp, game, seat)) WITHOUT ROWID"
+                "decided INTEGER, PRIMARY KEY (grp, game, seat)) WITHOUT ROWID"
             )
+            if "decided" not in db.columns("play_seats"):  # rows from before early ends: filled in anew below
+                db.execute("ALTER TABLE plays ADD COLUMN ended_early INTEGER")
+                db.execute("ALTER TABLE play_seats ADD COLUMN decided INTEGER")
+                db.execute("DELETE FROM meta WHERE key = ?", [STATISTICS])
             db.execute("CREATE INDEX IF NOT EXISTS idx_plays_grp ON plays (grp)")
             db.execute("CREATE INDEX IF NOT EXISTS idx_play_seats_game ON play_seats (game)")
         if not self.complete():
@@ -208,19 +218,20 @@ class Plays:
             return
         start, end = span(fold, events, self.store.created_at(game_id))
         started = start and start.isoformat()
-        execute(
-            "INSERT INTO plays (game, kind, seq, started_at, ended_at, minutes, title, house_rules) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [game_id, fold.header.game, fold.seq, started, end and end.isoformat(), minutes(start, end), fold.header.title,
-             int(bool(fold.header.house_rules))],
-        )
         result = fold.result()
+        execute(
+            "INSERT INTO plays (game, kind, seq, started_at, ended_at, minutes, title, house_rules, ended_early) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [game_id, fold.header.game, fold.seq, started, end and end.isoformat(), minutes(start, end), fold.header.title,
+             int(bool(fold.header.house_rules)), int(result.ended_early)],
+        )
         rank_of = {name: rank for rank, tier in enumerate(result.ranking, start=1) for name in tier}
         unranked = len(result.ranking) + 1
+        decided = int(bool(result.winners) or not result.ended_early)
         self.store.db.executemany(
-            f"INSERT INTO play_seats (game, seat, kind, started_at, name, score, rank, won, {', '.join(DETAILS)}) "
-            f"VALUES ({', '.join('?' * (8 + len(DETAILS)))})",
+            f"INSERT INTO play_seats (game, seat, kind, started_at, name, score, rank, won, {', '.join(DETAILS)}, decided) "
+            f"VALUES ({', '.join('?' * (9 + len(DETAILS)))})",
             [(game_id, seat, fold.header.game, started, name, result.scores.get(name), rank_of.get(name, unranked),
-              int(rank_of.get(name) == 1), *(extra.get(column) for column in DETAILS))
+              int(name in result.winners), *(extra.get(column) for column in DETAILS), decided)
              for seat, (name, extra) in enumerate(zip(fold.header.seats, seat_details(fold), strict=True))],
         )
         regroup(self.store, game_id)
@@ -267,8 +278,9 @@ class Plays:
                      + " ORDER BY julianday(started_at) DESC, game DESC LIMIT ?")
             chosen = [*source.params, *([kind] if kind else []), latest]
             plays_where, seats_where = f"p.game IN ({games})", f"{source.seats} AND s.game IN ({games})"
-        found = [Play(game, game_kind, when(started), when(ended), mins, title) for game, game_kind, started, ended, mins, title in self._query(
-            f"SELECT game, kind, started_at, ended_at, minutes, title FROM plays p WHERE {plays_where} "
+        found = [Play(game, game_kind, when(started), when(ended), mins, title, bool(early))
+                 for game, game_kind, started, ended, mins, title, early in self._query(
+            f"SELECT game, kind, started_at, ended_at, minutes, title, ended_early FROM plays p WHERE {plays_where} "
             "ORDER BY julianday(started_at), game", chosen)]
         by_game = {play.game: play for play in found}
         rows = self._query(f"SELECT s.game, s.seat, {source.key}, s.name, s.score, s.rank, s.won {seats_where}"
@@ -289,7 +301,7 @@ class Plays:
         tallies: dict[str, dict[str, dict[str, int]]] = defaultdict(dict)
         sums = ", ".join(f"SUM(s.{c})" if not c.endswith("_streak") else f"MAX(s.{c})" for c in DETAILS)
         for key, kind, *values in self._query(
-                f"SELECT {source.key}, s.kind, COUNT(*), SUM(s.won), SUM(s.score), COUNT(s.score), MAX(s.score), "
+                f"SELECT {source.key}, s.kind, COUNT(*), SUM(s.won), SUM(s.decided), SUM(s.score), COUNT(s.score), MAX(s.score), "
                 f"SUM(s.courtesan * s.won), {sums} {source.seats} GROUP BY 1, 2", source.params):
             _add(tallies[source.name(key)].setdefault(kind, {}), values)
         plays = self.plays(group_id)
@@ -297,7 +309,8 @@ class Plays:
         shown = []
         for name, games in tallies.items():
             played, won = sum(t["played"] for t in games.values()), sum(t["won"] for t in games.values())
-            shown.append({"name": name, "played": played, "won": won, "win_rate": round(won / played, 3),
+            decided = sum(t["decided"] for t in games.values())  # the games ended early with no winner left out
+            shown.append({"name": name, "played": played, "won": won, "win_rate": round(won / decided, 3) if decided else 0.0,
                           "games": {kind: _shown(kind, tally) for kind, tally in sorted(games.items())}, "last": last.get(name, [])})
         shown.sort(key=lambda p: (-p["won"], -p["played"], p["name"].casefold()))
         [(house_rule_games,)] = self._query(f"SELECT COUNT(*) FROM plays p WHERE {source.plays} AND p.house_rules = 1", source.params)
@@ -306,7 +319,8 @@ class Plays:
             "house_rule_games": house_rule_games,
             "players": shown,
             "evenings": [{"date": n.plays[0].started and n.plays[0].started.date().isoformat(), "minutes": n.minutes,
-                          "games": [{"game": p.game, "kind": p.kind, "title": p.title, "minutes": p.minutes, "winners": p.winners}
+                          "games": [{"game": p.game, "kind": p.kind, "title": p.title, "minutes": p.minutes, "winners": p.winners,
+                                     "ended_early": p.ended_early}
                                     for p in n.plays]} for n in evenings(plays)],
         }
 
@@ -317,17 +331,17 @@ class Plays:
         offset = 0
         while any(len(last[name]) < LAST_RESULTS for name in names):
             rows = self._query(
-                f"SELECT s.game, s.kind, s.started_at, {source.key}, s.rank, s.won, s.score {source.seats} AND s.game IN "
+                f"SELECT s.game, s.kind, s.started_at, {source.key}, s.rank, s.won, s.score, s.decided {source.seats} AND s.game IN "
                 f"(SELECT game FROM plays p WHERE {source.plays} ORDER BY julianday(started_at) DESC, game DESC LIMIT ? OFFSET ?) "
                 "ORDER BY julianday(s.started_at) DESC, s.game DESC, s.seat", [*source.params, *source.params, batch, offset])
             if not rows:
                 break
-            for game, kind, started, key, rank, won, score in rows:
+            for game, kind, started, key, rank, won, score, decided in rows:
                 mine = last[source.name(key)]
                 if len(mine) < LAST_RESULTS:
                     begun = when(started)
                     mine.append({"game": game, "kind": kind, "date": begun and begun.date().isoformat(), "rank": rank, "won": bool(won),
-                                 **({"score": score} if score is not None else {})})
+                                 "decided": bool(decided), **({"score": score} if score is not None else {})})
             offset += batch
         return dict(last)
 
@@ -348,8 +362,9 @@ class Plays:
 
 def _add(tally: dict[str, int], values: Sequence[Any]) -> None:
     """Add one row of the summary's sums (a player's, or a merged spelling's) to a tally."""
-    played, won, points, scored, best, courtesan_won, *details = values
-    for name, value in (("played", played), ("won", won), ("points", points or 0), ("scored", scored), ("courtesan_won", courtesan_won or 0),
+    played, won, decided, points, scored, best, courtesan_won, *details = values
+    for name, value in (("played", played), ("won", won), ("decided", decided), ("points", points or 0), ("scored", scored),
+                        ("courtesan_won", courtesan_won or 0),
                         *zip(DETAILS, details)):
         if name.endswith("_streak"):
             tally[name] = max(tally.get(name, 0), value or 0)

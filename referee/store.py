@@ -15,12 +15,18 @@ row first (`FOR UPDATE`), so two server processes append to one game one after t
 
 An idempotency key belongs to its caller (the API scopes it by token) and keeps the
 first answer beside the event, so a retry answers exactly as the first time.
+
+A database that goes away (a restart, a disk that refuses writes) raises Unavailable,
+answered 503 and sent again by the phone; the connection is made anew on the next use
+(`referee.database`). An append the engine gives up (a serialization failure or a
+deadlock: SERIALIZABLE, YugabyteDB, Citus) is run again, up to TRIES times with jitter.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import random
 import re
 import secrets
 import threading
@@ -33,14 +39,16 @@ from pathlib import Path
 from typing import Any
 
 
-from .database import SQLite, connect, is_url
+from .database import SQLite, TryAgain, Unavailable, connect, is_url, shown
 from .record import Header, RecordError, canonical, parse_event, parse_header
 
 
 
 # The store's layout: 1 games, events, snapshots; 2 kept answers; 3 heads; 4 reveals; 5 the
-# seat a host plays. `Store._upgrade_schema` brings an older store up to this one.
-SCHEMA_VERSION = 5
+# seat a host plays; 6 seat changes (public), blind seat tokens, one token per seat, move
+# codes. `Store._upgrade_schema` brings an older store up to this one.
+SCHEMA_VERSION = 6
+TRIES = 8  # an append the engine gives up (a serialization failure, a deadlock) is run this often at most
 
 
 class StoreTooNew(Exception):
@@ -54,6 +62,14 @@ class CopyRefused(Exception):
 
 class UnknownGame(LookupError):
     """No game with this id in the store."""
+
+
+class SecretSeen(Exception):
+    """The host would start to play after another seat's private record was logged (at `seq`)."""
+
+    def __init__(self, seq: int) -> None:
+        self.seq = seq
+        super().__init__(f"another seat's private record was logged at event {seq}")
 
 
 class Conflict(Exception):
@@ -165,7 +181,7 @@ class Store:
         version = int(found[0]) if found else 0
         if version > SCHEMA_VERSION:  # refused before anything in it changes
             self.db.close()
-            raise StoreTooNew(f"{self.path} was written by a newer Table Referee (store layout {version}; this one knows up to "
+            raise StoreTooNew(f"{shown(self.path)} was written by a newer Table Referee (store layout {version}; this one knows up to "
                               f"{SCHEMA_VERSION}): update Table Referee to open it")
         # `rowid` keeps the order games were stored in (SQLite's own; a column on PostgreSQL).
         self.db.executescript(f"""
@@ -175,6 +191,14 @@ CREATE TABLE IF NOT EXISTS events (game TEXT NOT NULL REFERENCES games (id), seq
   hash TEXT NOT NULL, idempotency_key TEXT, stored_at TEXT NOT NULL, answer TEXT, PRIMARY KEY (game, seq));
 CREATE TABLE IF NOT EXISTS snapshots (game TEXT NOT NULL REFERENCES games (id), seq INTEGER NOT NULL, hash TEXT NOT NULL,
   fingerprint TEXT NOT NULL, fold BLOB NOT NULL, PRIMARY KEY (game, seq));
+CREATE TABLE IF NOT EXISTS seat_changes (game TEXT NOT NULL REFERENCES games (id), seq INTEGER NOT NULL, seat INTEGER NOT NULL,
+  kind TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS join_codes (code TEXT PRIMARY KEY, game TEXT NOT NULL);
+CREATE UNIQUE INDEX IF NOT EXISTS idx_join_codes_game ON join_codes (game);
+CREATE TABLE IF NOT EXISTS tokens (hash TEXT PRIMARY KEY, game TEXT NOT NULL, role TEXT NOT NULL, seat INTEGER,
+  created_at TEXT NOT NULL, blind INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS move_codes (hash TEXT PRIMARY KEY, game TEXT NOT NULL, seat INTEGER NOT NULL, blind INTEGER NOT NULL,
+  expires BIGINT NOT NULL);
 """)
         if version < SCHEMA_VERSION:
             self._upgrade_schema()
@@ -184,6 +208,9 @@ CREATE TABLE IF NOT EXISTS snapshots (game TEXT NOT NULL REFERENCES games (id), 
             "CREATE UNIQUE INDEX IF NOT EXISTS events_idempotency_key ON events (game, idempotency_key) "
             "WHERE idempotency_key IS NOT NULL"
         )
+        # One seat, one token: a second claim of a seat is an integrity error, in any process.
+        self.db.execute("CREATE INDEX IF NOT EXISTS idx_tokens_game_seat ON tokens (game, seat)")
+        self.db.execute("CREATE UNIQUE INDEX IF NOT EXISTS tokens_one_per_seat ON tokens (game, seat) WHERE role = 'seat'")
         self.db.executescript(self.db.triggers)
 
     def _upgrade_schema(self) -> None:
@@ -205,6 +232,13 @@ CREATE TABLE IF NOT EXISTS snapshots (game TEXT NOT NULL REFERENCES games (id), 
                 "UPDATE games SET head_seq = COALESCE((SELECT MAX(seq) FROM events WHERE game = games.id), 0), "
                 "head_hash = COALESCE((SELECT hash FROM events WHERE game = games.id ORDER BY seq DESC LIMIT 1), hash)"
             )
+        if "blind" not in self.db.columns("tokens"):
+            self.db.execute("ALTER TABLE tokens ADD COLUMN blind INTEGER NOT NULL DEFAULT 0")
+        # Two phones that held one seat (before claims were one transaction): the first keeps it.
+        self.db.execute(
+            "DELETE FROM tokens WHERE role = 'seat' AND EXISTS (SELECT 1 FROM tokens t WHERE t.game = tokens.game "
+            "AND t.seat = tokens.seat AND t.role = 'seat' AND (t.created_at < tokens.created_at "
+            "OR (t.created_at = tokens.created_at AND t.hash < tokens.hash)))")
         self.db.execute("INSERT INTO meta (key, value) VALUES ('schema', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                         [str(SCHEMA_VERSION)])
 
@@ -229,8 +263,8 @@ CREATE TABLE IF NOT EXISTS snapshots (game TEXT NOT NULL REFERENCES games (id), 
         self.db.close()
 
     # Every table of a store with its groups and statistics, in the order a copy fills them.
-    TABLES = ("meta", "games", "events", "snapshots", "join_codes", "tokens", "groups", "group_players", "group_seats",
-              "group_house_rules", "plays", "play_seats")
+    TABLES = ("meta", "games", "events", "snapshots", "seat_changes", "join_codes", "tokens", "move_codes", "groups", "group_players", "group_seats",
+              "group_house_rules", "group_house_rule_changes", "plays", "play_seats")
 
     def copy_rows_to(self, copy: Store, keep_snapshots: bool) -> None:
         """Every row of this store into `copy`, an empty store of any backend whose tables
@@ -238,7 +272,7 @@ CREATE TABLE IF NOT EXISTS snapshots (game TEXT NOT NULL REFERENCES games (id), 
         also verifies it: all of it, or nothing (CopyRefused)."""
         with self.lock, copy.transaction():
             if copy.db.execute("SELECT COUNT(*) FROM games").fetchone()[0]:
-                raise CopyRefused(f"{copy.path} is not empty: a copy goes into an empty store")
+                raise CopyRefused(f"{shown(copy.path)} is not empty: a copy goes into an empty store")
             for table in self.TABLES:
                 if not self.db.table_exists(table) or (table == "snapshots" and not keep_snapshots):
                     continue
@@ -398,16 +432,31 @@ CREATE TABLE IF NOT EXISTS snapshots (game TEXT NOT NULL REFERENCES games (id), 
             row = self.db.execute("SELECT host_seat FROM games WHERE id = ?", [game_id]).fetchone()
         return None if row is None or row[0] is None else int(row[0])
 
-    def set_host_seat(self, game_id: str, seat: int) -> int:
+    def set_host_seat(self, game_id: str, seat: int, private: frozenset[str] = frozenset()) -> int:
         """The host plays `seat` from now on; once set it never changes (a trigger refuses
         it), so a host who has seen only a seat's share can never widen it again. The seat
-        the host plays, which is `seat` unless one was set before."""
+        the host plays, which is `seat` unless one was set before. Refused (SecretSeen)
+        once the log holds another seat's private record (an event of a type in `private`):
+        the host may have read it. Public, with the seq it starts after (`seat_changes`)."""
         with self.transaction():
-            self.db.execute("UPDATE games SET host_seat = ? WHERE id = ? AND host_seat IS NULL", [seat, game_id])
-        played = self.host_seat(game_id)
-        if played is None:
-            raise UnknownGame(f"no game {game_id!r}")
-        return played
+            row = self.db.execute("SELECT head_seq, host_seat FROM games WHERE id = ? FOR UPDATE", [game_id]).fetchone()
+            if row is None:
+                raise UnknownGame(f"no game {game_id!r}")
+            if row[1] is not None:
+                return int(row[1])
+            for (line,) in self.db.execute("SELECT body FROM events WHERE game = ? ORDER BY seq", [game_id]).fetchall():
+                event = json.loads(line)
+                if event["type"] in private and event.get("seat") != seat:
+                    raise SecretSeen(event["seq"])
+            self.db.execute("UPDATE games SET host_seat = ? WHERE id = ?", [seat, game_id])
+            self.db.execute("INSERT INTO seat_changes (game, seq, seat, kind) VALUES (?, ?, ?, 'host-plays')", [game_id, row[0], seat])
+        return seat
+
+    def seat_changes(self, game_id: str) -> list[dict[str, Any]]:
+        """Who plays which seat changed here (public): the host started to play a seat
+        (`host-plays`), or handed a seat on to a new phone (`handed-on`), after event `seq`."""
+        with self.lock:
+            return self.db.query("SELECT seq, seat, kind FROM seat_changes WHERE game = ? ORDER BY seq", [game_id])
 
     def reveal(self, game_id: str, seq: int, then: Callable[[], None] | None = None) -> int:
         """Reveal the game's secrets as of seq `seq`, and `then()` in the same transaction; a
@@ -416,6 +465,7 @@ CREATE TABLE IF NOT EXISTS snapshots (game TEXT NOT NULL REFERENCES games (id), 
             self.db.execute("UPDATE games SET revealed_seq = ? WHERE id = ? AND revealed_seq IS NULL", [seq, game_id])
             if then is not None:
                 then()
+            self.db.notify(game_id)  # the phones waiting in other processes are shown it too
         revealed = self.revealed(game_id)
         assert revealed is not None
         return revealed
@@ -453,8 +503,16 @@ CREATE TABLE IF NOT EXISTS snapshots (game TEXT NOT NULL REFERENCES games (id), 
         header = self.header(game_id)
         if "seq" in body:
             raise RecordError("seq: the store numbers events; leave it out", errors={"seq": ["Unknown field."]})
-        with self.transaction():
-            return self._append_in_transaction(game_id, header, body, expected_seq, key, judge)
+        tries = 1
+        while True:  # what the engine gave up (40001, 40P01) is run again, as if once
+            try:
+                with self.transaction():
+                    return self._append_in_transaction(game_id, header, body, expected_seq, key, judge)
+            except TryAgain as error:
+                if tries == TRIES:
+                    raise Unavailable(f"the database gave the move up {TRIES} times: {error}") from None
+                time.sleep(random.uniform(0, 0.005 * 2 ** tries))  # jitter: racing writers do not meet again
+                tries += 1
 
     def _append_in_transaction(
         self,

@@ -11,6 +11,12 @@ a snapshot that fails its seal makes it unusable, and the game is replayed from 
 A void drops the snapshots at or after its target in the same transaction as the void
 itself. The answers kept for idempotent retries are sealed the same way.
 
+How long an answer takes must not depend on another seat's secret (DESIGN.md), so the
+table's fold, cached, kept and used to answer a move or a void, looks for no clash (a
+snapshot holds none): each reader's clashes, the whole truth for a trusted one or what a
+seat's own records show, are looked for when it reads (`clashes`), in a fold of its own
+kept per reader's sight and brought up to the table's from the log.
+
 Each game has its own lock: its appends and replays are serial, but a long replay (a void
 of an early event, a cold start) holds only that game's lock and the store's lock only to
 read rows, so other tables go on meanwhile. A void's replay is done before its
@@ -31,14 +37,14 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
 from .games.base import Violation
 from .kept import Unreadable, seal, secret_beside, signature, snapshot_key, unseal
 from .record import Header, Record, RecordError, parse_event
-from .replay import Fold, replay, rewrites, ruling_targets, step, valid_void_targets
+from .replay import EVERYTHING, Fold, Sight, replay, rewrites, ruling_targets, step, valid_void_targets
 from .stats import Plays
 from .store import Store
 
@@ -56,7 +62,7 @@ FINGERPRINT = rules_fingerprint()
 # How often a waiting phone looks at the stored head (a move logged by another server
 # process on the same store reaches it so) and asks whether its phone is still there.
 HEAD_CHECK_SECONDS = 0.5
-KEPT_FIELDS = [f.name for f in fields(Fold) if f.name not in ("header", "game")]  # those come from the store
+KEPT_FIELDS = [f.name for f in fields(Fold) if f.name not in ("header", "game", "clashes_of")]  # the store's, and the table's
 
 
 @dataclass(frozen=True)
@@ -107,6 +113,7 @@ class Tables:
         self.key = snapshot_key(secret if secret is not None else secret_beside(store.path))
         self.snapshot_every = snapshot_every
         self._folds: dict[str, Fold] = {}
+        self._seen: dict[tuple[str, Sight], list[Fold]] = {}  # (game, a reader's sight) -> its folds (see `clashes`)
         self._witnesses: dict[str, tuple[str, list[str]]] = {}  # game -> (chain hash at the end, witness per seq)
         self._locks: dict[str, threading.RLock] = {}
         self._news: dict[str, threading.Condition] = {}  # one per game, all on the store's lock
@@ -152,9 +159,9 @@ class Tables:
                     # Another process wrote meanwhile: replayed whole, under the lock (rare).
                     self.store.drop_snapshots(game_id, 0)
                     taken = []
-                    fold = replay(before.header, [*self.store.events(game_id), event], snapshots=taken, every=self.snapshot_every)
+                    fold = replay(before.header, [*self.store.events(game_id), event], snapshots=taken, every=self.snapshot_every, find_clashes=None)
                 else:
-                    fold = step(before, event)
+                    fold = step(before, event, find_clashes=None)
                     taken = [fold] if fold.seq % self.snapshot_every == 0 else []
                 folded.append((fold, taken))
                 if fold.outcome is not None or before.outcome is not None:  # the statistics, with the event
@@ -166,8 +173,8 @@ class Tables:
                 fold = self.fold(game_id)
                 answer = self._unsealed(game_id, stored.seq, stored.answer) or answer_json(fold.violation_at(stored.seq), fold.outcome is not None)
                 return Appended(stored.event, *answer_values(answer), fold, new=False)
-            fold, taken = folded[0]
-            self._folds[game_id] = fold
+            fold, taken = folded[-1]  # the last try the store made (it may run an append again)
+            fold = self._folds[game_id] = self._table_fold(game_id, fold)
             self._keep(game_id, taken)
             self.wake(game_id)
             return Appended(stored.event, *answer_values(stored.answer), fold)
@@ -197,7 +204,9 @@ class Tables:
             if fold.outcome is None:
                 raise NotOver("the game is not over: secrets are revealed only at its end")
             events = self.store.events(game_id)
-            return self.store.reveal(game_id, fold.seq, then=lambda: self.plays.keep(game_id, fold, events, revealed=True))
+            revealed = self.store.reveal(game_id, fold.seq, then=lambda: self.plays.keep(game_id, fold, events, revealed=True))
+        self.wake(game_id)  # every phone is shown the secrets at once, as after a move
+        return revealed
 
     def revealed(self, game_id: str, fold: Fold, at: int | None = None) -> bool:
         """Whether the game's secrets are everyone's (as of event `at`, for the history):
@@ -221,34 +230,54 @@ class Tables:
             if cached is not None and cached.seq == last:
                 return cached
             fold, taken = self._replay_from_snapshot(game_id, self.store.header(game_id), last + 1, [])
-            self._folds[game_id] = fold
+            fold = self._folds[game_id] = self._table_fold(game_id, fold)
             self._keep(game_id, taken)
             return fold
+
+    def _table_fold(self, game_id: str, fold: Fold) -> Fold:
+        """The table's fold, which looked for no clash, as readers get it: theirs found when they ask."""
+        return replace(fold, clashes_of=lambda sight: self.clashes(game_id, fold, sight))
+
+    def clashes(self, game_id: str, fold: Fold, sight: Sight) -> list[tuple[int, Violation]]:
+        """The clashes this reader may know of as the table stood at `fold` (DESIGN.md):
+        looked for now, off every answer's path, in the reader's own fold, brought up to
+        `fold` from the log: from its latest, or (after a void or a ruling that reaches back)
+        from the latest kept every `snapshot_every` events before it, in memory. Its cost
+        turns on what this reader may know (its own records; everything for a trusted
+        reader) and on public events alone. Not under the game's lock: the log only grows,
+        and a fold that a later event reaches back before is not used."""
+        folds = [kept for kept in self._seen.get((game_id, sight), []) if kept.seq <= fold.seq]
+        while True:
+            since = folds[-1] if folds else None
+            events = self.store.events(game_id, after=since.seq if since is not None else 0)
+            if since is None or not self._reaches_back(since, events):
+                break
+            folds.pop()
+        taken: list[Fold] = []
+        latest = replay(fold.header, events, upto=fold.seq, since=since, snapshots=taken, every=self.snapshot_every, find_clashes=sight)
+        kept = [f for f in [*folds, *taken] if f.seq % self.snapshot_every == 0 and f.seq != latest.seq]
+        self._seen[(game_id, sight)] = [*kept, latest]
+        return latest.clashes_for(sight)
 
     def fold_at(self, game_id: str, seq: int | None = None, trusted: bool = True, official: bool = False) -> Fold:
         """The game as it stood after event `seq` (the history's "table as it was then"; None:
         now), `official`ly: as the official rules judge it (no house rules, no rulings).
 
-        For a reader not `trusted` with the secrets: replayed from the log without looking
-        for clashes and without snapshots (a snapshot carries the clashes found so far), so
-        what it costs does not depend on whether another seat's secret clashes."""
-        if not trusted or official or seq is None:
-            return replay(self.store.header(game_id), self.store.events(game_id), upto=seq, find_clashes=trusted, official=official)
-        return self._replay_from_snapshot(game_id, self.store.header(game_id), seq + 1, [], upto=seq)[0]
+        Replayed from the log (a snapshot holds no clash), looking for the clashes only for
+        a reader `trusted` with the secrets, so what it costs any other reader does not
+        depend on whether another seat's secret clashes."""
+        return replay(self.store.header(game_id), self.store.events(game_id), upto=seq, find_clashes=EVERYTHING if trusted else None,
+                      official=official)
 
-    def _replay_from_snapshot(
-        self, game_id: str, header: Header, before: int, tail: list[dict[str, Any]], upto: int | None = None
-    ) -> tuple[Fold, list[Fold]]:
-        """Replay the stored events (and `tail`) from the latest snapshot before seq
-        `before`, up to seq `upto`: the fold, and the snapshots taken on the way (not for a
-        fold of the past: they would not know the voids after `upto`)."""
+    def _replay_from_snapshot(self, game_id: str, header: Header, before: int, tail: list[dict[str, Any]]) -> tuple[Fold, list[Fold]]:
+        """The table's fold: the stored events (and `tail`) replayed from the latest snapshot
+        before seq `before`, without looking for clashes; and the snapshots taken on the way."""
         since = self._snapshot(game_id, header, before)
         events = [*self.store.events(game_id, after=since.seq if since else 0), *tail]
         if since is not None and self._reaches_back(since, events):
             since, events = None, [*self.store.events(game_id), *tail]
         taken: list[Fold] = []
-        every = self.snapshot_every if upto is None else 0
-        return replay(header, events, upto=upto, since=since, snapshots=taken, every=every), taken
+        return replay(header, events, since=since, snapshots=taken, every=self.snapshot_every, find_clashes=None), taken
 
     @staticmethod
     def _reaches_back(since: Fold, events: list[dict[str, Any]]) -> bool:
@@ -334,9 +363,11 @@ class Tables:
             if news is not None:
                 news.notify_all()
 
-    def wait(self, game_id: str, after: int, timeout: float, gone: Callable[[], bool] | None = None) -> bool:
+    def wait(self, game_id: str, after: int, timeout: float, gone: Callable[[], bool] | None = None,
+             revealed: bool = True) -> bool:
         """Block until the game has an event after `after` or `timeout` passes, or the phone
-        has left (`gone()`: the server peeks at the phone's connection, `web.server`). A move
+        has left (`gone()`: the server peeks at the phone's connection, `web.server`), or,
+        for a phone that has not seen the reveal (`revealed` False), the host reveals. A move
         of this process wakes it at once, one of another process too where the database
         tells (PostgreSQL's NOTIFY, `Database.listen`); the head is read again every half
         second whatever happens. False when too many phones wait already: the caller answers now
@@ -349,7 +380,7 @@ class Tables:
             self._waiting[game_id] = self._waiting.get(game_id, 0) + 1
             deadline = time.monotonic() + timeout
             try:
-                while self.store.last_seq(game_id) <= after:
+                while self.store.last_seq(game_id) <= after and (revealed or self.store.revealed(game_id) is None):
                     left = deadline - time.monotonic()
                     if left <= 0 or (gone is not None and gone()):
                         break

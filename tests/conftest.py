@@ -49,6 +49,20 @@ def last_flag(fold: Fold) -> str | None:
     return None if violation is None else violation.rule
 
 
+def stood(how: str, rule: str, header: Header, before: list[dict[str, Any]], move: dict[str, Any], *after: dict[str, Any]) -> Fold:
+    """`move`, logged after `before`, breaks `rule` (checked); the table lets it stand, `how`:
+    by a "ruling" logged right after it, or by a "house rule" that turns `rule` off. Then `after`."""
+    assert last_flag(play_out(header, *before, move)) == rule
+    if how == "ruling":
+        return play_out(header, *before, move, {"type": "ruling", "target": len(before) + 1, "reason": "we agreed"}, *after)
+    return play_out(Header(header.game, header.seats, header.options, house_rules=(rule,)), *before, move, *after)
+
+
+def house(header: Header, *off: str) -> Header:
+    """The same table playing with the rules `off` turned off (its `house_rules`)."""
+    return Header(header.game, header.seats, header.options, house_rules=off)
+
+
 def told_of_clash(fold: Fold) -> set[int]:
     """The seats told of the last event's clash before the reveal (as their own records show it)."""
     return {seat for seq, view in fold.clash_views if seq == fold.seq for seat in view.audience or ()}
@@ -66,7 +80,8 @@ def last_clash(fold: Fold) -> str | None:
 # examples) once on a SQLite file and once on a PostgreSQL database of a throwaway cluster
 # (tests/postgres.py). The privacy tests take PostgreSQL in a file of their own, so that
 # the second worker runs them beside the first.
-BACKENDS = {**dict.fromkeys(("test_store", "test_tables", "test_stats", "test_api", "test_groups", "test_group_files", "test_live", "test_host_player"),
+BACKENDS = {**dict.fromkeys(("test_store", "test_tables", "test_stats", "test_api", "test_groups", "test_group_files", "test_live", "test_host_player",
+                                "test_seat_moves"),
                             ("sqlite", "postgresql")),
             "test_privacy_on_postgresql": ("postgresql",)}
 

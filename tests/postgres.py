@@ -44,9 +44,17 @@ class Cluster:
             self.runner = ["runuser", "-u", user, "--"]
         data = folder / "data"
         self._run("initdb", "-D", str(data), "-A", "trust", "-U", "referee", "-E", "UTF8", "--locale=C", "-N")
-        self._run("pg_ctl", "-D", str(data), "-l", str(folder / "log"), "-w", "-o",
-                  f"-p {self.port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=500", "start")
+        self.start()
         self.numbers = itertools.count(1)
+
+    def start(self) -> None:
+        """The server up (again, after `halt`), on the same port and data."""
+        self._run("pg_ctl", "-D", str(self.folder / "data"), "-l", str(self.folder / "log"), "-w", "-o",
+                  f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=500", "start")
+
+    def halt(self) -> None:
+        """The server down as in a restart (its connections cut), its data kept: `start` brings it back."""
+        self._run("pg_ctl", "-D", str(self.folder / "data"), "-m", "fast", "-w", "stop")
 
     def _run(self, command: str, *arguments: str) -> None:
         subprocess.run([*self.runner, str(self.bin / command), *arguments], check=True, capture_output=True, cwd=self.folder)

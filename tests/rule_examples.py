@@ -6,6 +6,10 @@ more or less); the shortest record found for each rule is kept. A few rules the 
 does not reach are built from the games' own tests. Rules that only clashes or private
 records break (a recorded hand) have no public flag to rule on: they are listed apart.
 
+Some rules also have `after_off`: records whose header turns an earlier rule off
+(`house_rules`) and whose last move breaks both, so this rule fires (the checks after a
+rule that is off still run), from the games' own tests.
+
 Regenerate the committed file with `python tests/rule_examples.py` (from the project's
 top folder); tests/test_rulings.py reads it.
 """
@@ -106,8 +110,26 @@ def built() -> dict[str, dict[str, Any]]:
     return {rule: {"record": write_record(header, numbered(header, *bodies))} for rule, (header, bodies) in cases.items()}
 
 
+def after_off() -> dict[str, list[str]]:
+    """rule id -> records under a house rule where this rule fires after the one off: the
+    first case of each game's own list (`OFF_THEN_LATER` in its tests)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from conftest import events as numbered, house
+    from referee.record import write_record
+    import test_employee_of_the_month as eotm
+    import test_ftw as ftw
+    import test_karriere_poker as kp
+
+    found: dict[str, list[str]] = {}
+    for header, cases in ((kp.KP, kp.OFF_THEN_LATER), (eotm.TABLE, eotm.OFF_THEN_LATER), (ftw.TWO, ftw.OFF_THEN_LATER)):
+        off, story, later, _ = cases[0]
+        relaxed = house(header, off)
+        found.setdefault(later, []).append(write_record(relaxed, numbered(relaxed, *story)))
+    return found
+
+
 def examples() -> dict[str, dict[str, Any]]:
-    """rule id -> {"record": text}, as committed."""
+    """rule id -> {"record": text, and for some "after_off": [texts]}, as committed."""
     loaded: dict[str, dict[str, Any]] = json.loads(FILE.read_text(encoding="utf-8"))
     return loaded
 
@@ -115,5 +137,7 @@ def examples() -> dict[str, dict[str, Any]]:
 if __name__ == "__main__":
     sys.path.insert(0, str(TOP))
     made = {**searched(), **built()}
+    for rule, records in after_off().items():
+        made[rule]["after_off"] = records
     FILE.write_text(json.dumps(dict(sorted(made.items())), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(f"{len(made)} rules, {FILE.stat().st_size // 1024} KiB")

@@ -259,6 +259,7 @@ def test_the_openapi_document_lists_every_endpoint(client: FlaskClient) -> None:
         "/api/games", "/api/games/import", "/api/join", "/api/games/{game_id}/seats/{seat}",
         "/api/games/{game_id}", "/api/games/{game_id}/events", "/api/games/{game_id}/record",
         "/api/games/{game_id}/reveal", "/api/games/{game_id}/witness/{seq}", "/api/games/{game_id}/host-seat",
+        "/api/games/{game_id}/move-code",
     }
     assert "AppendEvent" in doc["components"]["schemas"]
 

@@ -1,5 +1,6 @@
-"""The statistics benchmark still runs against the app as it is (tiny sizes, nothing timed):
-a change to membership once broke it unnoticed, since nothing else runs it."""
+"""Every benchmark script still runs against the app as it is (tiny sizes, nothing timed):
+a change to the store's dialects once broke `bench_store.py` unnoticed, and a change to
+membership `bench_stats.py`, since nothing else runs them. Their figures mean nothing here."""
 
 from __future__ import annotations
 
@@ -10,8 +11,34 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 
 
+def bench(script: str, *arguments: str, timeout: int = 180) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run([sys.executable, str(BENCH / script), *arguments], capture_output=True, text=True, timeout=timeout)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done
+
+
+def test_every_bench_script_is_run_here() -> None:
+    assert {path.name for path in BENCH.glob("bench_*.py")} == set(QUICK_RUNS)
+
+
 def test_the_statistics_benchmark_runs() -> None:
-    done = subprocess.run([sys.executable, str(BENCH / "bench_stats.py"), "--games", "12", "--rounds", "1"],
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
+    done = bench("bench_stats.py", "--games", "12", "--rounds", "1")
     assert "12 finished games stored" in done.stderr and "page      median" in done.stdout
+
+
+def test_the_store_benchmark_runs_on_both_backends() -> None:
+    done = bench("bench_store.py", "--quick", "--postgres")
+    for line in ("(a) SQLite: append", "(a) PostgreSQL: append", "(b) PostgreSQL: cold replay, ladies-and-gentlemen", "(h) first read"):
+        assert line in done.stdout, done.stdout
+
+
+def test_the_import_kill_benchmark_runs() -> None:
+    done = bench("bench_import_kill.py", "2")
+    assert "2 imports of" in done.stdout and "partial 0" in done.stdout
+
+
+QUICK_RUNS = {
+    "bench_stats.py": test_the_statistics_benchmark_runs,
+    "bench_store.py": test_the_store_benchmark_runs_on_both_backends,
+    "bench_import_kill.py": test_the_import_kill_benchmark_runs,
+}

@@ -184,3 +184,50 @@ def test_a_group_evening_on_phones(server: str, browser: Browser, language: str)
     host.locator(f"a[href='{group_url.split(server)[1]}']").click()
     expect(host.locator("#games + ul li").first).to_contain_text("Anna, Ben, Eva")
     expect(host.locator("#players + p + ul")).to_contain_text("Eva")  # a new name joined the group
+
+
+HOUSE_WORDS = {
+    "en": {"changed": "Changed by the group's host", "off": "turned off:", "only host": "Only the group's host changes them",
+           "named": "The group's house rules: this game is played without", "sentence": "not this seat's turn"},
+    "de": {"changed": "Vom Gastgeber der Gruppe geändert", "off": "ausgeschaltet:", "only host": "Nur der Gastgeber der Gruppe ändert sie",
+           "named": "Die Hausregeln der Gruppe: Dieses Spiel wird gespielt ohne", "sentence": "dieser Platz ist nicht am Zug"},
+}
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_groups_host_sets_its_house_rules_and_every_member_reads_them(server: str, browser: Browser, language: str) -> None:
+    # Anna's phone makes the club and turns "ftw.turn" off: the page says when, and which
+    # rule in words. Ben's phone, a member, reads the rules and the change but has no
+    # switches. Anna's new FTW?! game names the rule before it is made.
+    words = HOUSE_WORDS[language]
+    anna = phone_in(browser, server, language)
+    anna.goto(server)
+    anna.fill("input[name=name]", f"Hausregeln {language}")
+    anna.locator("form[action='/groups'] button").click()
+    group_url = anna.url
+    anna.locator("#house-rules ~ details summary", has_text="FTW?!").click()
+    anna.locator("input[name=off][value='ftw.turn']").check()
+    anna.locator("input[name=off][value='ftw.turn'] >> xpath=ancestor::form//button").click()
+    expect(anna.locator("#house-rule-changes")).to_have_text(words["changed"])
+    expect(anna.locator(".house-rule-changes li").first).to_contain_text(words["off"])
+    expect(anna.locator(".house-rule-changes li").first).to_contain_text("ftw.turn")
+    assert_phone_friendly(anna)
+    assert_accessible(anna)
+    shot(anna, f"group-house-rule-changes-{language}")
+
+    ben = phone_in(browser, server, language)
+    link = anna.locator(".qr + p a").get_attribute("href") or ""
+    ben.goto(link.replace(link.split("/groups/")[0], server))
+    ben.goto(group_url)
+    expect(ben.locator("#house-rules ~ p.muted").last).to_contain_text(words["only host"])
+    expect(ben.locator(".house-rules-now")).to_contain_text(words["sentence"])
+    assert ben.locator("input[name=off]").count() == 0
+    assert_accessible(ben)
+    shot(ben, f"group-house-rules-member-{language}")
+
+    anna.locator("a[href*='/new?game=ftw']").first.click()
+    expect(anna.locator(".house-rules-named")).to_contain_text(words["named"])
+    expect(anna.locator(".house-rules-named")).to_contain_text(words["sentence"])
+    assert_phone_friendly(anna)
+    assert_accessible(anna)
+    shot(anna, f"group-new-game-house-rules-{language}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import flags, last_flag, play_out, table
+from conftest import flags, house, last_flag, play_out, stood, table
 
 from referee.games.employee_of_the_month import Won, majority_table
 from referee.replay import Fold, replay, report
@@ -270,3 +270,85 @@ def test_view_shows_own_won_cards_and_only_counts_of_others() -> None:
     assert ben["Anna"] == {"favours": 1, "distrust": 1, "points": 1}
     assert "favour_cards" not in game.view(fold.state, None)["holdings"]["Anna"]
     assert game.view(fold.state, None)["turn"] == "Ben"
+
+
+# --- the table decides: moves that stand as if legal (DESIGN, `ruling` and `house_rules`) ---
+
+HOW = ["ruling", "house rule"]
+TABLE = table("employee-of-the-month", "Anna Ben Cem")
+
+
+@pytest.mark.parametrize("how", HOW)
+def test_bens_bid_out_of_turn_stands_cem_is_next_and_anna_keeps_her_turn(how: str) -> None:
+    fold = stood(how, "eotm.turn", TABLE, [START], bid(BEN, "colleague-3"))
+    assert fold.state.turn == CEM and fold.state.high == ("colleague-3", BEN)
+    fold = stood(how, "eotm.turn", TABLE, [START], bid(BEN, "colleague-3"), bid(CEM, "boss-3"), bid(ANNA, "colleague-5"))
+    assert flags(fold) == {} and fold.state.high == ("colleague-5", ANNA)
+
+
+@pytest.mark.parametrize("how", HOW)
+def test_a_passed_player_whose_bid_stands_is_back_in_the_auction(how: str) -> None:
+    fold = stood(how, "eotm.turn", TABLE, [START, pass_(ANNA)], bid(ANNA, "colleague-3"), pass_(BEN), pass_(CEM))
+    assert fold.state.auctions[-1].winner == ANNA and fold.state.auctions[-1].card == "colleague-3"
+
+
+@pytest.mark.parametrize("how", HOW)
+def test_bens_lower_bid_that_stands_becomes_the_high_bid(how: str) -> None:
+    fold = stood(how, "eotm.bid.higher", TABLE, [START, bid(ANNA, "colleague-5")], bid(BEN, "colleague-3"))
+    assert fold.state.high == ("colleague-3", BEN) and fold.state.turn == CEM
+    assert flags(stood(how, "eotm.bid.higher", TABLE, [START, bid(ANNA, "colleague-5")], bid(BEN, "colleague-3"), bid(CEM, "boss-3"))) == {}
+
+
+@pytest.mark.parametrize("how", HOW)
+def test_a_start_with_six_row_cards_that_stands_starts_with_the_six_named(how: str) -> None:
+    fold = stood(how, "eotm.start", TABLE, [], {**START, "row": ROW[:6]})
+    assert len(fold.state.row) == 6 and "colleague-8" not in fold.state.row
+
+
+@pytest.mark.parametrize(("before", "move", "rule"), [
+    ([START], bid(ANNA, "boss-7"), "eotm.bid.row"),  # a card not in the row
+    ([], bid(ANNA, "boss-9"), "eotm.start"),  # before the start
+    ([START, pass_(ANNA), pass_(BEN), pass_(CEM)], pass_(BEN), "eotm.reveal.missing"),  # no prize out
+])
+def test_a_bid_or_pass_with_no_meaning_ruled_changes_nothing_and_is_listed_as_not_applied(before: list[dict[str, Any]], move: dict[str, Any],
+                                                                                          rule: str) -> None:
+    fold = stood("ruling", rule, TABLE, before, move)
+    assert fold.state == eotm(*before).state
+    assert report(fold)["ruled"][0]["applied"] is False
+    assert stood("house rule", rule, TABLE, before, move).state == eotm(*before).state
+
+
+@pytest.mark.parametrize("how", HOW)
+def test_after_a_ruled_25th_colleague_reveals_without_colleagues_go_on(how: str) -> None:
+    # The row holds 4 colleagues; 20 reveals make 24, the 21st makes 25.
+    twenty_four = [START, *washes(0, *[("colleague-2", 1, "plus-1")] * 20)]
+    assert flags(eotm(*twenty_four)) == {}
+    fold = stood(how, "eotm.deck.supply", TABLE, [*twenty_four, *washes(20, ("colleague-2", 1, "plus-1"))[:3]],
+                 reveal("colleague-2", 1, "plus-1"), *washes(21, ("boss-2", 1, "popularity-2"), ("boss-4", 2, "popularity-3")))
+    assert flags(fold) == {} and len(fold.state.auctions) == 23
+    if how == "ruling":  # the colleagues are still over the deck: another one is flagged
+        more = stood(how, "eotm.deck.supply", TABLE, [*twenty_four, *washes(20, ("colleague-2", 1, "plus-1"))[:3]],
+                     reveal("colleague-2", 1, "plus-1"), *washes(21, ("colleague-4", 1, "popularity-2")))
+        assert last_flag(more) == "eotm.deck.supply"
+
+
+# A rule the table turned off is skipped, and the rules after it still judge the move.
+OFF_THEN_LATER = [
+    # (the rule off, the move's story, the later rule that fires, the nearest legal story)
+    ("eotm.turn", [START, bid(ANNA, "colleague-5"), bid(CEM, "colleague-3")], "eotm.bid.higher",
+     [START, bid(ANNA, "colleague-5"), bid(CEM, "boss-6")]),
+    ("eotm.turn", [START, bid(BEN, "boss-7")], "eotm.bid.row", [START, bid(BEN, "boss-6")]),
+    ("eotm.turn", [START, pass_(ANNA), bid(BEN, "colleague-5"), bid(ANNA, "colleague-3")], "eotm.bid.higher",
+     [START, pass_(ANNA), bid(BEN, "colleague-5"), bid(ANNA, "boss-6")]),
+    ("eotm.card.range", [START, bid(ANNA, "boss-11")], "eotm.bid.row", [START, bid(ANNA, "boss-9")]),
+    ("eotm.card.range", [START, bid(BEN, "boss-11")], "eotm.turn", [START, bid(ANNA, "boss-9")]),
+    ("eotm.start", [reveal("boss-11", 1, "plus-1")], "eotm.card.range", [reveal("boss-10", 1, "plus-1")]),
+    ("eotm.reveal.unexpected", [START, reveal("boss-2", 6, "plus-1")], "eotm.card.range", [START, reveal("boss-2", 5, "plus-1")]),
+]
+
+
+@pytest.mark.parametrize(("off", "story", "later", "legal"), OFF_THEN_LATER)
+def test_with_a_rule_off_the_rules_after_it_still_fire(off: str, story: list[dict[str, Any]], later: str, legal: list[dict[str, Any]]) -> None:
+    assert last_flag(eotm(*story)) == off  # by the official rules the rule off comes first
+    assert last_flag(play_out(house(TABLE, off), *story)) == later
+    assert last_flag(play_out(house(TABLE, off), *legal)) is None

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import flags, last_clash, last_flag, told_of_clash, play_out, table
+from conftest import flags, house, last_clash, last_flag, stood, told_of_clash, play_out, table
 
 from referee.games.ftw import round_score
 from referee.replay import Fold, replay, report
@@ -286,3 +286,63 @@ def test_view_shows_the_pile_helpers_and_only_the_seats_own_hand() -> None:
     assert view["hand"] == list(range(1, 12))
     assert fold.game.view(fold.state, BEN)["hand"] is None
     assert "hand" not in fold.game.view(fold.state, None)
+
+
+# --- the table decides: moves that stand as if legal (DESIGN, `ruling` and `house_rules`) ---
+
+HOW = ["ruling", "house rule"]
+TWO, THREE = table("ftw", "Anna Ben"), table("ftw", "Anna Ben Cem")
+HELPER_4 = [high(ANNA, 10), low(BEN, 4, 10), high(ANNA, 20)]  # Ben keeps 4 as a helper; Ben must beat 20
+
+
+@pytest.mark.parametrize("how", HOW)
+def test_cems_card_out_of_turn_stands_anna_is_next_and_ben_keeps_his_turn(how: str) -> None:
+    fold = stood(how, "ftw.turn", THREE, [high(ANNA, 5)], high(CEM, 7))
+    assert fold.state.turn == ANNA and fold.state.pile == (5, 7)
+    assert flags(stood(how, "ftw.turn", THREE, [high(ANNA, 5)], high(CEM, 7), high(ANNA, 8), high(BEN, 9))) == {}
+
+
+@pytest.mark.parametrize("how", HOW)
+def test_bens_lower_card_that_stands_is_the_card_to_beat(how: str) -> None:
+    fold = stood(how, "ftw.high.not-higher", TWO, [high(ANNA, 10)], high(BEN, 8), high(ANNA, 9))
+    assert flags(fold) == {} and fold.state.pile == (10, 8, 9)
+
+
+@pytest.mark.parametrize("how", HOW)
+def test_a_boost_with_a_helper_not_his_stands_and_the_helper_named_leaves_the_game(how: str) -> None:
+    fold = stood(how, "ftw.boost.helper", TWO, HELPER_4, boost(BEN, 17, 9))
+    assert fold.state.pile[-1] == 17 and fold.state.helpers[BEN] == (4,) and fold.state.places[9] == ("out", -1)
+
+
+@pytest.mark.parametrize("how", HOW)
+def test_bens_reveal_of_one_card_instead_of_two_stands_and_scores_the_card_named(how: str) -> None:
+    fold = stood(how, "ftw.reveal.count", TWO, CLIMB, reveal(BEN, 30), reveal(ANNA, 32))
+    assert fold.state.sheet[0] == (32, 30)
+
+
+def test_a_low_on_an_empty_pile_ruled_changes_nothing_and_is_listed_as_not_applied() -> None:
+    fold = stood("ruling", "ftw.low.empty", TWO, [], low(ANNA, 5, 6))
+    assert fold.state == ftw().state and report(fold)["ruled"][0]["applied"] is False
+    assert flags(stood("ruling", "ftw.low.empty", TWO, [], low(ANNA, 5, 6), high(ANNA, 5))) == {}  # still Anna's turn
+    # With the empty pile and the take off as house rules it changes nothing either.
+    assert play_out(house(TWO, "ftw.low.empty", "ftw.low.take"), low(ANNA, 5, 6)).state == ftw().state
+
+
+# A rule the table turned off is skipped, and the rules after it still judge the move.
+OFF_THEN_LATER = [
+    # (the rule off, the move's story, the later rule that fires, the nearest legal story)
+    ("ftw.turn", [high(ANNA, 10), high(ANNA, 8)], "ftw.high.not-higher", [high(ANNA, 10), high(ANNA, 12)]),
+    ("ftw.turn", [*CLIMB, high(BEN, 5)], "ftw.card.seen", [*CLIMB, high(BEN, 30)]),  # in the reveal phase; 5 is on the pile
+    ("ftw.boost.helper", [*HELPER_4, boost(BEN, 10, 9)], "ftw.boost.sum", [*HELPER_4, boost(BEN, 12, 9)]),
+    ("ftw.low.empty", [*HELPER_4, high(BEN, 22), low(ANNA, 5, 20), boost(BEN, 7, 6)], "ftw.boost.helper",
+     [*HELPER_4, high(BEN, 22), low(ANNA, 5, 20), boost(BEN, 7, 4)]),  # the pile is empty: any sum beats it
+    ("ftw.low.empty", [low(ANNA, 5, 6)], "ftw.low.take", [high(ANNA, 6)]),
+    ("ftw.reveal.twice", [high(ANNA, 5), reveal(BEN, 30, 31)], "ftw.reveal.count", [high(ANNA, 5), reveal(BEN, *range(20, 32))]),
+]
+
+
+@pytest.mark.parametrize(("off", "story", "later", "legal"), OFF_THEN_LATER)
+def test_with_a_rule_off_the_rules_after_it_still_fire(off: str, story: list[dict[str, Any]], later: str, legal: list[dict[str, Any]]) -> None:
+    assert last_flag(ftw(*story)) == off  # by the official rules the rule off comes first
+    assert last_flag(play_out(house(TWO, off), *story)) == later
+    assert last_flag(play_out(house(TWO, off), *legal)) is None

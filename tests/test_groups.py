@@ -292,3 +292,80 @@ def test_events_logged_in_the_app_carry_when_they_were_logged(client: FlaskClien
     tables = app.extensions["referee"].tables
     [note] = tables.store.events(game_id)
     assert note["type"] == "note" and note["at"].startswith("20")
+
+
+def test_only_the_groups_host_changes_its_house_rules_and_every_member_sees_who_changed_what_when(client: FlaskClient, app: Flask) -> None:
+    # Anna's phone makes the club: it is the host. Ben joins by the link: he sees the house
+    # rules and their changes, but his phone cannot change them. Anna turns ftw.turn off:
+    # both pages say when, and in words which rule. The maintainer prints the host link for
+    # Cem's phone, which may change them too; renewed, it leaves Cem's phone out again.
+    groups: Groups = app.extensions["referee"].groups
+    group_id = new_group(client)
+    ben = app.test_client()
+    assert ben.get(f"/groups/join/{groups.group(group_id)['code']}").status_code == 302
+    assert 'name="off"' in client.get(f"/groups/{group_id}").get_data(as_text=True)
+    page = ben.get(f"/groups/{group_id}").get_data(as_text=True)
+    assert 'name="off"' not in page and "Only the group's host changes them" in page and "None: every rule is played." in page
+    assert ben.post(f"/groups/{group_id}/house-rules", data={"game": "ftw", "off": ["ftw.turn"]}).status_code == 403
+    assert groups.house_rules(group_id, "ftw") == [] and groups.house_rule_changes(group_id, 10) == []
+    assert client.post(f"/groups/{group_id}/house-rules", data={"game": "ftw", "off": ["ftw.turn"]}).status_code == 302
+    [change] = groups.house_rule_changes(group_id, 10)
+    assert (change.game, change.rule, change.off) == ("ftw", "ftw.turn", True)
+    for phone in (client, ben):
+        page = phone.get(f"/groups/{group_id}").get_data(as_text=True)
+        assert f'<time datetime="{change.at}">{change.at[:10]} {change.at[11:16]} UTC</time> · FTW?! ·' in page
+        assert "turned off: not this seat&#39;s turn, or an action during the reveal phase" in page
+    ben.set_cookie("lang", "de")
+    german = ben.get(f"/groups/{group_id}").get_data(as_text=True)
+    assert "Vom Gastgeber der Gruppe geändert" in german and "ausgeschaltet:" in german and "Nur der Gastgeber der Gruppe" in german
+    client.post(f"/groups/{group_id}/house-rules", data={"game": "ftw", "off": []})
+    assert [(c.rule, c.off) for c in groups.house_rule_changes(group_id, 10)] == [("ftw.turn", False), ("ftw.turn", True)]  # newest first
+    assert "played again: not this seat" in client.get(f"/groups/{group_id}").get_data(as_text=True)
+    db = app.config["DATABASE"]
+    link = CliRunner().invoke(main, ["group", "link", "Donnerstagsrunde", "--host", "--db", db]).output.strip()
+    cem = app.test_client()
+    assert cem.get(link).status_code == 302  # a member and the host
+    assert cem.post(f"/groups/{group_id}/house-rules", data={"game": "ftw", "off": ["ftw.card.range"]}).status_code == 302
+    renewed = CliRunner().invoke(main, ["group", "link", "Donnerstagsrunde", "--host", "--new", "--db", db]).output.strip()
+    assert renewed != link and cem.get(link).status_code == 404
+    assert cem.post(f"/groups/{group_id}/house-rules", data={"game": "ftw", "off": []}).status_code == 403
+    assert groups.house_rules(group_id, "ftw") == ["ftw.card.range"]
+
+
+@pytest.mark.parametrize("rule, said", [
+    ("core.turn", "&#39;core.turn&#39; is a rule of every game: it is always played"),
+    ("kp.raise.count", "&#39;kp.raise.count&#39; is a rule of Karriere Poker, not of FTW?!"),
+    ("ftw.nothing", "&#39;ftw.nothing&#39; is not a rule of FTW?!"),
+    ("ftw." + "x" * 5000, "&#39;ftw.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…&#39; is not a rule of FTW?!"),
+    ("ftw.turn\x00", "&#39;ftw.turn\\x00&#39; is not a rule of FTW?!"),
+])
+def test_a_house_rule_that_is_not_one_of_the_games_rules_is_a_400_naming_it(client: FlaskClient, app: Flask, rule: str, said: str) -> None:
+    groups: Groups = app.extensions["referee"].groups
+    group_id = new_group(client)
+    client.post(f"/groups/{group_id}/house-rules", data={"game": "ftw", "off": ["ftw.turn"]})
+    answer = client.post(f"/groups/{group_id}/house-rules", data={"game": "ftw", "off": ["ftw.reveal.twice", rule]})
+    assert answer.status_code == 400 and said in answer.get_data(as_text=True)
+    assert groups.house_rules(group_id, "ftw") == ["ftw.turn"] and len(groups.house_rule_changes(group_id, 10)) == 1  # nothing changed
+    client.set_cookie("lang", "de")
+    german = client.post(f"/groups/{group_id}/house-rules", data={"game": "ftw", "off": [rule]}).get_data(as_text=True)
+    assert "ist eine Regel" in german or "ist keine Regel" in german
+
+
+def test_the_new_game_form_names_the_house_rules_the_game_will_carry(client: FlaskClient, app: Flask) -> None:
+    # The club plays FTW?! without ftw.turn: the form says so in words before the game is
+    # made. Changed meanwhile on another phone, the form is shown again with the new ones,
+    # and nothing is made; sent again, the game carries what the form named.
+    groups: Groups = app.extensions["referee"].groups
+    group_id = new_group(client)
+    client.post(f"/groups/{group_id}/house-rules", data={"game": "ftw", "off": ["ftw.turn"]})
+    form = client.get(f"/new?game=ftw&group={group_id}").get_data(as_text=True)
+    assert "The group's house rules: this game is played without" in form
+    assert "not this seat&#39;s turn, or an action during the reveal phase" in form and 'name="house_rules" value="ftw.turn"' in form
+    assert "this game is played without" not in client.get(f"/new?game=senators&group={group_id}").get_data(as_text=True)
+    groups.set_house_rules(group_id, "ftw", ["ftw.turn", "ftw.card.range"])  # the host, on another phone
+    stale = client.post("/new", data={"game": "ftw", "group": group_id, "seats": "Anna\nBen\nCem", "house_rules": "ftw.turn"})
+    page = stale.get_data(as_text=True)
+    assert stale.status_code == 409 and "changed meanwhile" in page and 'value="ftw.turn ftw.card.range"' in page
+    assert groups.games(group_id) == []
+    game_id = start(client, group_id, "ftw", ["Anna", "Ben", "Cem"])
+    assert app.extensions["referee"].tables.store.header(game_id).house_rules == ("ftw.turn", "ftw.card.range")

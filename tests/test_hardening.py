@@ -351,3 +351,88 @@ def test_the_record_export_carries_the_head_that_verify_checks(client: FlaskClie
     assert result.exit_code == 0, result.output
     page = client.get(f"/g/{table.id}/result").get_data(as_text=True)
     assert f"{table.id}:{digest}" in page and "<svg" in page.split('id="receipt"')[1]  # the receipt and its QR code
+
+
+# --- 8. 4xx, never 5xx: the maintainer's pages and every page form --------------------------
+
+
+@pytest.mark.parametrize("key", ["schlüssel", "ключ" * 8, "é" * 32, "k" * 5000, "a\x00b", "%ff%fe%00", "%C3%28", "\ud800"])
+def test_any_rulings_key_is_a_404(client: FlaskClient, key: str) -> None:
+    from urllib.parse import quote
+
+    for path in (f"/rulings/{quote(key, safe='%', errors='surrogatepass')}", f"/rulings/{quote(key, safe='%', errors='surrogatepass')}/g.jsonl"):
+        assert client.get(path).status_code == 404, path
+
+
+def test_the_maintainers_link_opens_only_the_games_its_page_lists(app: Flask, client: FlaskClient) -> None:
+    # Two FTW?! tables: at the first the host lets Ben's 3 stand because the app is wrong;
+    # the second holds Anna's hand. The maintainer's page lists the first: its record opens;
+    # the second's (and an unknown game's) does not, by the same link.
+    from referee.rulings import maintainer_key
+
+    listed = client.post("/new", data={"game": "ftw", "seats": "Anna\nBen\nCem"}).headers["Location"].split("/")[2]
+    for form in ({"type": "high", "seat": "0", "card": "5"}, {"type": "high", "seat": "1", "card": "3"}):
+        client.post(f"/g/{listed}/log", data=form)
+    client.post(f"/g/{listed}/rule/2", data={"reason": "the app is wrong"})
+    private = Table(client, FTW, claim=(0,))
+    assert private.log({"type": "hand", "seat": 0, "cards": ANNA_FTW}, private.seats[0]).status_code == 201
+    key = maintainer_key(app.config["SECRET_KEY"])
+    page = client.get(f"/rulings/{key}").get_data(as_text=True)
+    assert f"/rulings/{key}/{listed}.jsonl" in page and private.id not in page
+    assert client.get(f"/rulings/{key}/{listed}.jsonl").status_code == 200
+    for game_id in (private.id, "nope"):
+        answer = client.get(f"/rulings/{key}/{game_id}.jsonl")
+        assert answer.status_code == 404 and "hand" not in answer.get_data(as_text=True)
+
+
+def form_fields() -> list[str]:
+    """Every field name the app's forms send (read from the templates, so a new form is fuzzed too)."""
+    import re
+
+    from referee.web import resource_dir
+
+    return sorted({name for path in resource_dir("templates").rglob("*.html")
+                   for name in re.findall(r'name="([a-z_]+)"', path.read_text(encoding="utf-8"))} - {"viewport", "csrf_token"})
+
+
+JUNK = st.one_of(st.text(max_size=30), st.text(alphabet="\x00\t\n\u00e9\u202e\ufeff%<>'\"&;-0123456789", max_size=12),
+                 st.integers(-(2**70), 2**70).map(str), st.just("x" * 70_000), st.sampled_from(["", "0", "-1", "1e9", "NaN", "core.turn"]),
+                 st.sampled_from(sorted(GAMES)), st.sampled_from(sorted({rule for game in GAMES.values() for rule in game.rules})))
+
+
+def test_no_page_form_answers_5xx_whatever_its_fields_hold(app: Flask) -> None:
+    # Every POST route of the pages (new game, join, log, void, rule, reveal, seats, host
+    # forms, group forms, imports), on tables of every game, with junk in every field a form
+    # has and junk in the path: never a 5xx; a refused request (4xx) stores no event.
+    from werkzeug.datastructures import FileStorage
+    from io import BytesIO
+
+    from hypothesis import HealthCheck
+
+    host = app.test_client()
+    tables = app.extensions["referee"].tables
+    group_id = host.post("/groups", data={"name": "Fuzzers"}).location.rsplit("/", 1)[1]
+    games = [host.post("/new", data={"game": name, "seats": "Anna\nBen\nCem\nDora\nEmil", "group": group_id}).headers["Location"].split("/")[2]
+             for name in sorted(GAMES)]
+    routes = sorted((rule.rule, rule.endpoint) for rule in app.url_map.iter_rules() if "POST" in rule.methods and not rule.endpoint.startswith("api."))
+    assert len(routes) >= 15
+    fields = form_fields()
+
+    @settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    @given(route=st.sampled_from(routes), game=st.sampled_from([*games, "nope", "\u00e9" * 50]), number=st.integers(0, 2**63),
+           form=st.dictionaries(st.sampled_from(fields), st.one_of(JUNK, st.lists(JUNK, max_size=3)), max_size=6),
+           event_type=st.sampled_from(sorted({t for g in GAMES.values() for t in g.events} | {"void", "note", "end", "ruling", "nope"})),
+           kind=st.one_of(st.sampled_from(sorted(GAMES)), JUNK), off=st.lists(JUNK, max_size=3))
+    def post(route: tuple[str, str], game: str, number: int, form: dict[str, Any], event_type: str, kind: str, off: list[str]) -> None:
+        path = (route[0].replace("<game_id>", game).replace("<group_id>", group_id)
+                .replace("<int:seq>", str(number % 40)).replace("<int:seat>", str(number % 7)).replace("<int:player_id>", str(number)))
+        data: dict[str, Any] = {"type": event_type, "game": kind, "off": off, "seat": str(number % 7), **form}
+        for name in ("record", "group") if "import" in route[1] else ():
+            data[name] = FileStorage(BytesIO(str(form.get(name, "")).encode("utf-8", "surrogatepass")), "junk.json")
+        before = {g: tables.store.head(g) for g in games}
+        answer = host.post(path, data=data, headers={"HX-Request": "true"} if number % 2 else {})
+        assert answer.status_code < 500, (path, data, answer.get_data(as_text=True)[-500:])
+        if answer.status_code >= 400:
+            assert {g: tables.store.head(g) for g in games} == before, (path, data)
+
+    post()

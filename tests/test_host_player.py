@@ -63,13 +63,17 @@ def test_ben_hosts_and_plays_he_is_not_told_annas_hand_but_keeps_every_host_powe
 def test_the_host_says_later_which_seat_is_theirs_and_it_cannot_change(app: Flask) -> None:
     client = app.test_client()
     table = Table(client, {"game": "ftw", "seats": ["Anna", "Ben", "Cem"]}, claim=(0, 2))
-    table.log({"type": "hand", "seat": 0, "cards": list(range(1, 13))}, table.seats[0])
+    table.log({"type": "note", "text": "we shuffle"}, table.seats[0])
     assert 1 not in {s["seat"] for s in client.post("/api/join", json={"code": table.code}).json["seats"] if s["claimed"]}
     assert client.post(f"/api/games/{table.id}/host-seat", json={"seat": 1}, headers=bearer(table.seats[0])).status_code == 403
     assert client.post(f"/api/games/{table.id}/host-seat", json={"seat": 3}, headers=bearer(table.host)).json["fields"] == {
         "seat": ["There are 3 seats (0 to 2)."]}
     assert client.post(f"/api/games/{table.id}/host-seat", json={"seat": 1}, headers=bearer(table.host)).json == {"host_seat": 1}
-    assert "cards" not in client.get(f"/api/games/{table.id}/events", headers=bearer(table.host)).json["events"][0]
+    # Every phone is told from when: after event 1, the note.
+    assert client.get(f"/api/games/{table.id}").json["seat_changes"] == [{"seq": 1, "seat": 1, "kind": "host-plays"}]
+    assert "The host plays Ben from event 1 on." in app.test_client().get(f"/g/{table.id}/history").get_data(as_text=True)
+    table.log({"type": "hand", "seat": 0, "cards": list(range(1, 13))}, table.seats[0])
+    assert "cards" not in client.get(f"/api/games/{table.id}/events", headers=bearer(table.host)).json["events"][1]
     again = client.post(f"/api/games/{table.id}/host-seat", json={"seat": 2}, headers=bearer(table.host))
     assert again.status_code == 409 and "plays seat 1 already" in again.json["error"]
     assert {s["seat"] for s in client.post("/api/join", json={"code": table.code}).json["seats"] if s["claimed"]} == {0, 1, 2}
@@ -77,6 +81,26 @@ def test_the_host_says_later_which_seat_is_theirs_and_it_cannot_change(app: Flas
     store = Store(app.config["DATABASE"])
     with pytest.raises(store.db.IntegrityError, match="cannot change"):
         raw(store, "UPDATE games SET host_seat = NULL")
+
+
+def test_a_host_who_has_kept_score_past_a_secret_cannot_start_to_play(app: Flask) -> None:
+    client = app.test_client()
+    table = Table(client, {"game": "ftw", "seats": ["Anna", "Ben", "Cem"]}, claim=(0, 2))
+    table.log({"type": "hand", "seat": 0, "cards": list(range(1, 13))}, table.seats[0])
+    assert client.get(f"/api/games/{table.id}/events", headers=bearer(table.host)).json["events"][0]["cards"] == list(range(1, 13))
+    # The host has been told Anna's hand: playing Ben now would play with it in mind.
+    refused = client.post(f"/api/games/{table.id}/host-seat", json={"seat": 1}, headers=bearer(table.host))
+    assert refused.status_code == 409 and "one was logged at event 1" in refused.json["error"]
+    assert client.get(f"/api/games/{table.id}").json["host_seat"] is None
+    # On the host page too, in words.
+    host = app.test_client()
+    host.set_cookie("referee_token", table.host, path=f"/g/{table.id}")
+    page = host.post(f"/g/{table.id}/seats/1", follow_redirects=True).get_data(as_text=True)
+    assert "another seat&#39;s private record has been logged, so the host can no longer play a seat" in page
+    host.set_cookie("lang", "de")
+    page = host.post(f"/g/{table.id}/seats/1", follow_redirects=True).get_data(as_text=True)
+    assert "darum kann der Gastgeber keinen Platz mehr spielen" in page
+    assert client.get(f"/api/games/{table.id}").json["seat_changes"] == []
 
 
 def test_a_seat_for_the_host_outside_the_table_is_refused_naming_it(app: Flask) -> None:

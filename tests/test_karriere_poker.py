@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import flags, last_clash, last_flag, told_of_clash, play_out, table
+from conftest import flags, house, last_clash, last_flag, stood, told_of_clash, play_out, table
 from kp_helpers import deal, exchange, finish_game, hand, match, pass_, play
 
 from referee.games.karriere_poker import EXCHANGE_COUNTS
@@ -535,3 +535,100 @@ def test_between_games_the_table_shows_every_position_and_no_stale_cards() -> No
     view = kp(*GAME_1).view(None)
     assert [out["position"] for out in view["out"]] == ["Boss", "Geschäftsführer", "Manager", "Tellerwäscher"]
     assert view["table"]["cards"] == [] and view["table"]["by"] is None
+
+
+# --- the table decides: moves that stand as if legal (DESIGN, `ruling` and `house_rules`) ---
+
+HOW = ["ruling", "house rule"]
+
+
+@pytest.mark.parametrize("how", HOW)
+def test_after_annas_lead_cems_out_of_turn_7_stands_dora_is_next_and_ben_keeps_his_turn(how: str) -> None:
+    before = [deal(DORA), play(ANNA, 5)]
+    fold = stood(how, "kp.turn", KP, before, play(CEM, 7))
+    assert fold.state.turn == DORA and fold.state.pending == (DORA, BEN)
+    fold = stood(how, "kp.turn", KP, before, play(CEM, 7), play(DORA, 8), play(BEN, 9))
+    assert flags(fold) == {}
+    assert fold.state.leader == BEN  # the orbit came round to Ben, whose 9 won the round
+
+
+@pytest.mark.parametrize("how", HOW)
+def test_a_lead_out_of_turn_that_stands_starts_the_orbit_from_its_player(how: str) -> None:
+    fold = stood(how, "kp.turn", KP, [deal(DORA)], play(CEM, 5))
+    assert fold.state.pending == (DORA, ANNA, BEN)  # Anna, passed over, acts when the order comes round
+
+
+@pytest.mark.parametrize("how", HOW)
+def test_bens_lower_raise_that_stands_becomes_the_cards_to_beat(how: str) -> None:
+    fold = stood(how, "kp.raise.higher", KP, [deal(DORA), play(ANNA, 7, 7)], play(BEN, 6, 6))
+    assert fold.state.top_cards == (6, 6) and fold.state.top_seat == BEN and fold.state.turn == CEM
+
+
+@pytest.mark.parametrize("how", HOW)
+def test_anna_gives_dora_one_card_instead_of_two_and_the_hand_sizes_move_by_one(how: str) -> None:
+    # Dora, the Tellerwäscher, dealt and holds 15.
+    fold = stood(how, "kp.exchange.count", KP, [*GAME_1, deal()], exchange(ANNA, DORA, 7), exchange(DORA, ANNA, "J", "J"))
+    assert fold.state.sizes[ANNA] == 13 - 1 + 2 and fold.state.sizes[DORA] == 15 + 1 - 2
+    fold = stood(how, "kp.exchange.count", KP, [*GAME_1, deal()], exchange(ANNA, DORA, count=3))
+    assert fold.state.sizes[ANNA] == 10 and fold.state.sizes[DORA] == 18  # the count named, not the two due
+
+
+@pytest.mark.parametrize("how", HOW)
+def test_cems_two_9s_on_a_lead_of_three_stand_and_dora_still_raises_with_three(how: str) -> None:
+    before = [deal(DORA), play(ANNA, 7, 7, 7), pass_(BEN)]
+    fold = stood(how, "kp.raise.count", KP, before, play(CEM, 9, 9))
+    assert fold.state.sizes[CEM] == 11 and fold.state.top_cards == (9, 9) and fold.state.lead_count == 3
+    assert flags(stood(how, "kp.raise.count", KP, before, play(CEM, 9, 9), play(DORA, 10, 10, 10))) == {}
+
+
+def test_a_pass_before_the_lead_ruled_changes_nothing_and_is_listed_as_not_applied() -> None:
+    fold = stood("ruling", "kp.lead.pass", KP, [deal(DORA)], pass_(ANNA), play(ANNA, 5))
+    assert flags(fold) == {} and fold.state.top_seat == ANNA
+    assert report(fold)["ruled"] == [{"seq": 2, "rule": "kp.lead.pass", "message": "Anna starts this round and must play, not pass.",
+                                      "ruling": 3, "reason": "we agreed", "applied": False}]
+
+
+def test_a_pass_before_the_lead_by_house_rule_changes_nothing() -> None:
+    fold = stood("house rule", "kp.lead.pass", KP, [deal(DORA)], pass_(ANNA))
+    assert fold.state == kp(deal(DORA)).state
+    assert last_flag(stood("house rule", "kp.lead.pass", KP, [deal(DORA)], pass_(ANNA), play(BEN, 5))) == "kp.turn"  # Anna still leads
+
+
+@pytest.mark.parametrize("how", HOW)
+def test_a_play_before_the_deal_that_stands_changes_nothing(how: str) -> None:
+    fold = stood(how, "kp.deal.missing", KP, [*GAME_1], play(DORA, 5))
+    assert fold.state == kp(*GAME_1).state
+    if how == "ruling":
+        assert report(fold)["ruled"][0]["applied"] is False
+
+
+# A rule the table turned off is skipped, and the rules after it still judge the move.
+OFF_THEN_LATER = [
+    # (the rule off, the move's story, the later rule that fires, the nearest legal story)
+    ("kp.turn", [deal(DORA), play(ANNA, 7, 7), play(CEM, 6, 6)], "kp.raise.higher", [deal(DORA), play(ANNA, 7, 7), play(CEM, 8, 8)]),
+    ("kp.turn", [deal(DORA), play(ANNA, 7, 7), play(CEM, 9)], "kp.raise.count", [deal(DORA), play(ANNA, 7, 7), play(CEM, 9, 9)]),
+    ("kp.turn", [deal(DORA), pass_(BEN)], "kp.lead.pass", [deal(DORA), play(ANNA, 7), pass_(CEM)]),
+    ("kp.turn", [*GAME_1[:17], play(ANNA, 5)], "kp.hand.size", [*GAME_1[:17], play(BEN, 5)]),  # Anna is out
+    ("kp.raise.count", [deal(DORA), play(ANNA, 7, 7, 7), play(BEN, 6, 6)], "kp.raise.higher", [deal(DORA), play(ANNA, 7, 7, 7), play(BEN, 8, 8)]),
+    ("kp.play.mixed", [deal(DORA), play(ANNA, 7, 7), play(BEN, 8, 9, 9)], "kp.raise.count", [deal(DORA), play(ANNA, 7, 7), play(BEN, 8, 9)]),
+    ("kp.play.mixed", [deal(DORA), play(ANNA, 7, 7), play(BEN, 6, 9)], "kp.raise.higher", [deal(DORA), play(ANNA, 7, 7), play(BEN, 8, 9)]),
+    ("kp.exchange.missing", [*GAME_1, deal(), play(BEN, 5)], "kp.turn", [*GAME_1, deal(), play(ANNA, 5)]),  # Anna, the Boss, leads
+    ("kp.exchange.pair", [*GAME_1, deal(), exchange(ANNA, DORA, 1, 2), exchange(ANNA, DORA, 3)], "kp.exchange.count",
+     [*GAME_1, deal(), exchange(ANNA, DORA, 1, 2), exchange(ANNA, DORA, 3, 4)]),
+]
+
+
+@pytest.mark.parametrize(("off", "story", "later", "legal"), OFF_THEN_LATER)
+def test_with_a_rule_off_the_rules_after_it_still_fire(off: str, story: list[dict[str, Any]], later: str, legal: list[dict[str, Any]]) -> None:
+    assert last_flag(kp(*story)) == off  # by the official rules the rule off comes first
+    assert last_flag(play_out(house(KP, off), *story)) == later
+    assert last_flag(play_out(house(KP, off), *legal)) is None
+
+
+def test_with_kp_exchange_count_off_the_hand_clash_that_follows_is_reported() -> None:
+    # Anna (Boss) gives one card: with the count off it is judged as one card, her lowest.
+    known = [*GAME_1, deal(), hand(ANNA, *ANNA_DEALT)]
+    fold = play_out(house(KP, "kp.exchange.count"), *known, exchange(ANNA, DORA, 5))
+    assert last_flag(fold) is None and last_clash(fold) == "kp.exchange.cards"
+    assert fold.clashes[-1][1].message == "Anna must give Dora the 1 lowest cards dealt (1), not 5."
+    assert last_clash(play_out(house(KP, "kp.exchange.count"), *known, exchange(ANNA, DORA, 1))) is None

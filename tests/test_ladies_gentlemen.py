@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import events, flags, last_flag, play_out, table
+from conftest import events, flags, house, last_flag, play_out, stood, table
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -188,7 +188,7 @@ def test_a_discount_on_an_unvisited_boutiques_window_card() -> None:
     assert fold.view(None)["wardrobes"]["Anna"][0]["name"] == "silk gown"
     assert last_flag(lg(FOUR, *window, *visits(), ev("bill", BEN, card="silk gown", choice="discount"))) == "lg.bill.discount"  # Anna visited it
     assert last_flag(lg(FOUR, *nobody_at_anna, take(ANNA, "team-2", "hat"), ev("bill", BEN, card="hat", choice="discount"))) == "lg.bill.discount"
-    assert last_flag(lg(FOUR, *nobody_at_anna, ev("bill", BEN, card="lace", choice="discount"))) == "lg.bill.card"  # Cem's window, not his
+    assert last_flag(lg(FOUR, *nobody_at_anna, ev("bill", BEN, card="lace", choice="discount"))) == "lg.bill.discount"  # Cem's window, not his
 
 
 def test_lg_bill_ratio_pay_one_courtesan_card_then_one_lady_card() -> None:
@@ -342,3 +342,107 @@ def test_the_view_names_everyone_the_table_waits_for_through_a_day() -> None:
     evening = [*taken, ev("give", EMIL, card="fan", to=BEN)]
     assert waiting(*evening) == ["Ben", "Dora"]
     assert waiting(*evening, ev("done", DORA)) == ["Ben"]
+
+
+# --- the table decides: moves that stand by a ruling or a house rule -------------------
+
+STANDS = ["ruling", "house rule"]
+ALL_AT_ANNAS = [*morning(1), *visits(anna="team-0", cem="team-0", emil="team-0")]  # the take order: Anna, Emil (always second), Cem
+
+
+@pytest.mark.parametrize("how", STANDS)
+def test_a_take_out_of_turn_that_stands_hands_the_turn_on_from_the_taker(how: str) -> None:
+    # Cem takes before Anna and Emil. It stands: the turn goes on round from Cem, so Anna
+    # is next; Emil, passed over, keeps her turn and takes after Anna.
+    cem_first = take(CEM, "team-0", "boa")
+    fold = stood(how, "lg.take.order", FIVE, ALL_AT_ANNAS, cem_first)
+    assert fold.view(None)["to_act"] == ["Anna"]
+    fold = stood(how, "lg.take.order", FIVE, ALL_AT_ANNAS, cem_first, take(ANNA, "team-0", "hat"), take(EMIL, "team-0", "fan"))
+    assert flags(fold) == {} and fold.view(None)["to_act"] == ["Cem"]
+    if how == "ruling":  # Emil's take before Anna's is out of turn
+        assert last_flag(stood(how, "lg.take.order", FIVE, ALL_AT_ANNAS, cem_first, take(EMIL, "team-0", "fan"))) == "lg.take.order"
+
+
+@pytest.mark.parametrize("how", STANDS)
+def test_a_discount_of_another_card_that_stands_pays_half_the_price_of_the_card_it_names(how: str) -> None:
+    # No window card: Ben takes Anna's £300 hat at a discount; it stands: £150, and the hat is Anna's.
+    fold = stood(how, "lg.bill.discount", FOUR, [*DAY1, take(ANNA, "team-0", "hat", price=300)], ev("bill", BEN, card="hat", choice="discount"),
+                 ev("done", BEN))
+    assert flags(fold) == {} and fold.state.money[BEN] == 350 and fold.view(None)["wardrobes"]["Anna"][0]["name"] == "hat"
+
+
+NO_MEANING = {  # a move with no meaning where it stands: the rule it breaks, the table, the record before it, the move
+    "a bill for a card not handed to him": ("lg.bill.card", FOUR, [*DAY1, take(CEM, "team-2", "boa")], ev("bill", BEN, card="boa", choice="pay")),
+    "a bill for a card settled already": ("lg.bill.card", FOUR, [*DAY1, take(ANNA, "team-0", "hat"), ev("bill", BEN, card="hat", choice="pay")],
+                                          ev("bill", BEN, card="hat", choice="pay")),
+    "a give of a card the courtesan does not hold": ("lg.bill.card", FIVE, [*morning(1), *visits(emil="team-0"), take(ANNA, "team-0", "hat")],
+                                                     ev("give", EMIL, card="hat", to=DORA)),
+}
+
+
+@pytest.mark.parametrize("how", STANDS)
+@pytest.mark.parametrize("case", sorted(NO_MEANING))
+def test_a_move_with_no_meaning_that_stands_changes_nothing(case: str, how: str) -> None:
+    rule, header, before, move = NO_MEANING[case]
+    fold = stood(how, rule, header, before, move)
+    assert fold.state == lg(header, *before).state and fold.violations == ()
+    if how == "ruling":
+        assert [(r["rule"], r["applied"]) for r in report(fold)["ruled"]] == [(rule, False)]
+
+
+def test_after_a_bill_with_no_meaning_the_evening_goes_on() -> None:
+    # Ben's bill for Cem's boa changes nothing: Dora settles it, and the day ends.
+    day = [*DAY1, take(CEM, "team-2", "boa"), ev("bill", BEN, card="boa", choice="pay"), ev("ruling", target=7)]
+    fold = lg(FOUR, *day, ev("bill", DORA, card="boa", choice="pay"), ev("done", BEN), ev("done", DORA))
+    assert flags(fold) == {} and fold.state.money == {BEN: 500, DORA: 300} and fold.state.day_over
+
+
+WINDOW_1200 = [ev("day", n=1), ev("number", BEN, number=1), ev("number", DORA, number=2),
+               ev("window", boutique="team-0", card=card("crown", price=1200)), *visits()]  # Anna visits her own boutique
+SHARED = [*morning(1), *visits(anna="team-0", cem="team-0")]  # the take order: Anna, Cem
+FAN_GIVEN = [*morning(1), *EMIL_ALONE, take(ANNA, "team-0", "hat"), take(EMIL, "team-2", "fan"), ev("give", EMIL, card="fan", to=BEN)]
+SHARED_EMIL = [*morning(1), *visits(anna="team-0", cem="team-0", emil="team-2")]
+COURTESAN_BILL = [*morning(1), *visits(emil="team-0"), take(ANNA, "team-0", "tiara", price=1450), take(EMIL, "team-0", "fan"),
+                  ev("give", EMIL, card="fan", to=BEN), ev("bill", BEN, card="tiara", choice="pay")]  # Ben has £50 left
+OFF_THEN_LATER = [  # the rule off, the table, the record, its last move breaking it and `fires`, the nearest legal case (a whole record)
+    ("lg.role", FOUR, [ev("day", n=1)], ev("number", ANNA, number=9), "lg.number", [ev("day", n=1), ev("number", ANNA, number=1)]),
+    ("lg.phase", FOUR, [*morning(1), ev("visit", ANNA, boutique="team-0")], take(ANNA, "team-2", "hat"), "lg.visit",
+     [*morning(1), ev("visit", ANNA, boutique="team-0"), take(ANNA, "team-0", "hat")]),
+    ("lg.phase", FIVE, [*FAN_GIVEN, ev("bill", BEN, card="fan", choice="pay")], ev("done", BEN), "lg.bill.ratio",  # the hat unsettled
+     [*FAN_GIVEN, ev("bill", BEN, card="fan", choice="return"), ev("done", BEN)]),
+    ("lg.visit", FIVE, SHARED_EMIL, take(EMIL, "team-0", "fan"), "lg.take.order", [*SHARED_EMIL, take(CEM, "team-2", "fan")]),
+    ("lg.take.order", FOUR, [*SHARED, take(ANNA, "team-0", "hat"), take(CEM, "team-0", "maid", kind="servant")],
+     take(CEM, "team-0", "cook", kind="servant"), "lg.take.servant",
+     [*SHARED, take(ANNA, "team-0", "hat"), take(CEM, "team-0", "maid", kind="servant"), take(CEM, "team-0", "boa")]),
+    ("lg.take.servant", FOUR, [*DAY1, take(ANNA, "team-0", "maid", kind="servant"), take(CEM, "team-2", "boa")],
+     take(ANNA, "team-0", "boa", kind="servant"), "lg.bill.card",
+     [*DAY1, take(ANNA, "team-0", "maid", kind="servant"), take(CEM, "team-2", "boa"), take(ANNA, "team-0", "cook", kind="servant")]),
+    ("lg.bill.card", FOUR, [*DAY1, take(CEM, "team-2", "tiara", price=600)], ev("bill", BEN, card="tiara", choice="pay"), "lg.money.short",
+     [*DAY1, take(CEM, "team-2", "tiara", price=500), ev("bill", BEN, card="tiara", choice="pay")]),
+    ("lg.bill.defer", FIVE, COURTESAN_BILL, ev("bill", BEN, card="fan", choice="defer"), "lg.money.short",
+     [*COURTESAN_BILL[:-1], ev("bill", BEN, card="tiara", choice="return"), ev("bill", BEN, card="fan", choice="defer")]),
+    ("lg.bill.discount", FOUR, WINDOW_1200, ev("bill", BEN, card="crown", choice="discount"), "lg.money.short",
+     [*WINDOW_1200[:3], ev("window", boutique="team-0", card=card("crown", price=1000)), *visits(), ev("bill", BEN, card="crown", choice="discount")]),
+]
+
+
+@pytest.mark.parametrize(("off", "header", "before", "move", "fires", "legal"), OFF_THEN_LATER, ids=[f"{c[0]}-{c[4]}" for c in OFF_THEN_LATER])
+def test_with_a_rule_off_the_checks_after_it_still_run(off: str, header: Any, before: list[dict[str, Any]], move: dict[str, Any],
+                                                       fires: str, legal: list[dict[str, Any]]) -> None:
+    assert last_flag(lg(header, *before, move)) == off  # by the official rules the first broken rule is the one turned off
+    relaxed = house(header, off)
+    assert last_flag(lg(relaxed, *before, move)) == fires
+    assert last_flag(lg(relaxed, *legal)) is None  # the nearest legal case at that table
+
+
+# --- the classic contract: which rule judges the card of a discount -----------------------
+
+
+def test_the_card_a_discount_names_is_judged_by_lg_bill_discount_never_lg_bill_card() -> None:
+    window = [ev("day", n=1), ev("number", BEN, number=1), ev("number", DORA, number=2),
+              ev("window", boutique="team-0", card=card("silk gown", price=300)), *visits(anna="team-2", cem="team-2")]
+    assert last_flag(lg(FOUR, *window, ev("bill", BEN, card="no such card", choice="discount"))) == "lg.bill.discount"
+    assert last_flag(lg(FOUR, *window, ev("bill", BEN, card="silk gown", choice="discount"),
+                        ev("bill", BEN, card="silk gown", choice="discount"))) == "lg.bill.discount"  # settled already
+    assert last_flag(lg(FOUR, *window, ev("bill", BEN, card="silk gown", choice="pay"))) == "lg.bill.card"  # a window card is no bill
+    assert last_flag(lg(FOUR, *window, ev("bill", BEN, card="silk gown", choice="discount"))) is None

@@ -11,8 +11,12 @@ byte for byte once the game ids are named alike. Each property runs twice, half 
 examples each: once with a host who plays no seat (trusted with everything), once with a
 host who plays the observing seat (a host who plays is a player): then the host's phone
 and token are readers too, and so are the answers to what the host logs (voids, the
-table's events). The host does not reveal: that is the one act that makes secrets
-public (tested on its own below).
+table's events). Between the moves seats change phones: the host hands a seat on over the
+API, frees it on the host page for a new phone to claim with the join code, or a seat
+moves itself with its one-time code; a second seat reads too, and, where the host plays,
+so does the last token made by a hand-over (the new phone may be the host's own: it is
+blind to the seat's earlier secrets). The host does not reveal: that is the one act
+that makes secrets public (tested on its own below).
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ RAN: Counter[str] = Counter()  # probe sequences run per game, all of them equal
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 
 CSRF = re.compile(r'(X-CSRFToken": "|name="csrf_token" value=")[^"]*')
+READER = re.compile(r'(data-reader=")[0-9a-f]*')  # names the token that reads (its offline copy's key): random per twin
 Step = tuple[str, Any]
 STOPPED_CLOCK = lambda: "2026-11-26T20:00:00+00:00"  # noqa: E731
 TURN = -1  # a move by whoever's turn it is  # ("secret", None) | ("move", (seat, body)) | ("void", k) | ("read", None)
@@ -53,29 +58,32 @@ class Twins:
         self.host_client = app.test_client()
         self.host_plays = host_plays
         header = {**header, "host_seat": observer} if host_plays else header
+        self.app = app
         self.ids: list[str] = []
         self.hosts: list[str] = []
+        self.codes: list[str] = []
         self.seats: list[dict[int, str]] = []
         for _ in "AB":
             made = self.host_client.post("/api/games", json=header).json
             self.ids.append(made["id"])
             self.hosts.append(made["host_token"])
+            self.codes.append(made["join_code"])
+            self.host_client.set_cookie("referee_token", made["host_token"], path=f"/g/{made['id']}")
             self.seats.append({s: self.host_client.post(f"/api/games/{made['id']}/seats/{s}", json={}, headers=bearer(made["host_token"])).json["token"]
                                for s in range(len(header["seats"]))})
         self.observer = observer
-        self.readers = {"seat": app.test_client(), "spectator": app.test_client()}
+        self.other = observer  # a second seat that reads, set by `run` (neither the secret's nor the observer's)
+        self.readers = {"seat": app.test_client(), "other": app.test_client(), "spectator": app.test_client()}
+        self.made: list[str | None] = [None, None]  # the last token a host who plays made for a seat (a phone of the host's)
         if host_plays:
             self.readers["host"] = app.test_client()
-        for twin, game_id in enumerate(self.ids):
-            self.readers["seat"].set_cookie("referee_token", self.seats[twin][observer], path=f"/g/{game_id}")
-            if host_plays:
-                self.readers["host"].set_cookie("referee_token", self.hosts[twin], path=f"/g/{game_id}")
+            self.readers["made"] = app.test_client()
         self.transcripts: list[list[str]] = [[], []]
         self.seq = 0
 
     def said(self, twin: int, what: str, text: str) -> None:
         # The game id differs between the twins, and the CSRF token carries the second it was signed.
-        text = CSRF.sub(r"\1CSRF", text.replace(self.ids[twin], "GAME"))
+        text = READER.sub(r"\1READER", CSRF.sub(r"\1CSRF", text.replace(self.ids[twin], "GAME")))
         self.transcripts[twin].append(f"{what}\n{text}")
 
     def log(self, seat: int | None, bodies: tuple[dict[str, Any], dict[str, Any]]) -> None:
@@ -97,7 +105,14 @@ class Twins:
     def read(self, pages: bool) -> None:
         for twin, game_id in enumerate(self.ids):
             for role, client in self.readers.items():
-                headers = bearer(self.seats[twin][self.observer]) if role == "seat" else bearer(self.hosts[twin]) if role == "host" else {}
+                # The phone's token as it is now: seats change phones between reads.
+                token = {"seat": self.seats[twin][self.observer], "other": self.seats[twin][self.other], "host": self.hosts[twin],
+                         "made": self.made[twin]}.get(role)
+                if role == "made" and token is None:
+                    continue
+                if token is not None:
+                    client.set_cookie("referee_token", token, path=f"/g/{game_id}")
+                headers = bearer(token) if token is not None else {}
                 paths = [f"/api/games/{game_id}", f"/api/games/{game_id}/events?after=0", f"/api/games/{game_id}/events?after={self.seq}&wait=0.01"]
                 if pages:
                     paths += [f"/g/{game_id}", f"/g/{game_id}/history", f"/g/{game_id}/history?at={max(self.seq - 1, 0)}", f"/g/{game_id}/result",
@@ -106,7 +121,32 @@ class Twins:
                     answer = client.get(path, headers=headers if path.startswith("/api/") else {})
                     self.said(twin, f"{role} {path.replace(game_id, 'GAME')}", f"{answer.status_code} {answer.get_data(as_text=True)}")
 
+    def change_phones(self, kind: str, seat: int) -> None:
+        """A seat changes phones in both twins: the host hands it on (`handover`, over the
+        API), frees it and a new phone claims it with the join code (`free`, on the pages),
+        or its own phone moves it with a one-time code (`moved`). Told to the observer:
+        whether it worked (the tokens are random)."""
+        for twin, game_id in enumerate(self.ids):
+            if kind == "handover" or (kind == "free" and self.host_plays and seat == self.observer):  # the host's own seat: its second phone
+                answer = self.host_client.post(f"/api/games/{game_id}/seats/{seat}", json={}, headers=bearer(self.hosts[twin]))
+                status, token = answer.status_code, answer.json["token"]
+            elif kind == "free":
+                assert self.host_client.post(f"/g/{game_id}/host/release/{seat}").status_code == 302
+                phone = self.app.test_client()
+                status = phone.post(f"/g/{game_id}/seats/{seat}", data={"code": self.codes[twin]}).status_code
+                token = phone.get_cookie("referee_token", path=f"/g/{game_id}").value  # type: ignore[union-attr]
+            else:
+                code = self.host_client.post(f"/api/games/{game_id}/move-code", headers=bearer(self.seats[twin][seat])).json["move_code"]
+                answer = self.host_client.post(f"/api/games/{game_id}/seats/{seat}", json={"move_code": code})
+                status, token = answer.status_code, answer.json["token"]
+            if self.host_plays and (kind != "moved" or self.seats[twin][seat] == self.made[twin]):
+                self.made[twin] = token  # the new phone may be the host's own: it reads too
+            self.seats[twin][seat] = token
+            self.said(twin, f"{kind} {seat}", str(status))
+
     def run(self, steps: list[Step], secret_seat: int, secrets: tuple[dict[str, Any], dict[str, Any]]) -> None:
+        self.other = max(set(self.seats[0]) - {secret_seat, self.observer})
+        changing = (secret_seat, self.other, self.observer)  # the seats that change phones, the secret's most often
         for kind, value in steps:
             if kind == "secret":
                 self.log(secret_seat, secrets)
@@ -120,6 +160,8 @@ class Twins:
                 self.log(None, ({"type": "void", "target": 1 + value % self.seq, "reason": "probe"},) * 2)  # type: ignore[arg-type]
             elif kind == "rule" and self.seq:  # the host lets a move stand: public, judged on public information
                 self.log(None, ({"type": "ruling", "target": 1 + value % self.seq, "reason": "probe"},) * 2)  # type: ignore[arg-type]
+            elif kind in ("handover", "free", "moved"):
+                self.change_phones(kind, changing[value % 4 % 3])
             elif kind == "read":
                 self.read(pages=True)
             self.read(pages=False)
@@ -152,6 +194,7 @@ def steps_of(moves: st.SearchStrategy[tuple[int, dict[str, Any]]]) -> st.SearchS
         st.tuples(st.just("move"), moves),
         st.tuples(st.just("void"), st.integers(0, 60)),
         st.tuples(st.just("rule"), st.integers(0, 60)),
+        st.tuples(st.sampled_from(["handover", "free", "moved"]), st.integers(0, 60)),
         st.tuples(st.just("read"), st.none()),
     )
     return st.lists(step, min_size=3, max_size=14).map(lambda steps: [("secret", None), *steps])

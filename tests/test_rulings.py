@@ -88,6 +88,20 @@ def test_a_rule_off_as_a_house_rule_never_fires(rule: str) -> None:
     assert read_record(write_record(relaxed, events)).header.house_rules == (rule,)  # kept in the record, byte for byte
 
 
+AFTER_OFF = [(rule, text) for rule in RULES for text in EXAMPLES[rule].get("after_off", [])]
+
+
+@pytest.mark.parametrize(("rule", "text"), AFTER_OFF)
+def test_with_a_rule_off_as_a_house_rule_the_next_rule_the_move_breaks_fires(rule: str, text: str) -> None:
+    # E.g. with kp.turn off, Cem's out-of-turn 6s after Anna's 7s are kp.raise.higher.
+    record = read_record(text)
+    last = len(record.events)
+    table_says = replay(record.header, record.events).violation_at(last)
+    official = replay(record.header, record.events, official=True).violation_at(last)
+    assert table_says is not None and table_says.rule == rule
+    assert official is not None and official.rule in record.header.house_rules  # the rule off comes first in the spec
+
+
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_the_cli_replays_a_ruled_record_with_exit_0_and_official_with_exit_1(tmp_path: Path, game: str) -> None:
     rule = next(r for r in RULES if r in GAMES[game].rules)

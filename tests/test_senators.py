@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import events, flags, last_clash, last_flag, told_of_clash, play_out, table
+from conftest import events, flags, house, last_clash, last_flag, play_out, stood, table, told_of_clash
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -367,3 +367,127 @@ def test_the_view_names_who_the_table_waits_for_at_every_step_of_a_turn() -> Non
     assert waiting(*cash_in, ev("join", ANNA, choice="pass")) == ["Ben"]
     assert waiting(*cash_in, ev("join", ANNA, choice="pass"), ev("join", BEN, choice="pay")) == ["Ben"]  # Ben cashes in first
     assert waiting(*cash_in, ev("join", ANNA, choice="pass"), ev("join", BEN, choice="pass")) == ["Cem"]
+
+
+# --- the table decides: moves that stand by a ruling or a house rule -------------------
+
+DORA = 3
+SEN4 = table("senators", "Anna Ben Cem Dora")  # money 10, 13, 16, 19
+AUCTION4 = [EVENT, ev("auction", ANNA, cards=["red-3", "blue-7"])]
+STANDS = ["ruling", "house rule"]
+
+
+@pytest.mark.parametrize("how", STANDS)
+def test_a_bid_out_of_order_that_stands_hands_the_bidding_on_from_the_bidder(how: str) -> None:
+    # Anna auctions; Cem bids before Ben. It stands: Dora bids next, and Ben, passed over,
+    # keeps his bid for when the order comes round to him.
+    cem_first = ev("bid", CEM, bids={"red-3": 2})
+    fold = stood(how, "sen.turn", SEN4, AUCTION4, cem_first)
+    assert fold.view(None)["auction"]["next_bidder"] == "Dora"
+    fold = stood(how, "sen.turn", SEN4, AUCTION4, cem_first, ev("bid", DORA, bids={"red-3": 3}), ev("bid", BEN, bids={"red-3": 4}))
+    assert flags(fold) == {} and fold.state.action.high["red-3"] == (4, BEN) and fold.state.action.deciding
+    if how == "ruling":  # Ben's bid before Dora's is out of order again
+        assert last_flag(stood(how, "sen.turn", SEN4, AUCTION4, cem_first, ev("bid", BEN, bids={}))) == "sen.turn"
+
+
+@pytest.mark.parametrize("how", STANDS)
+def test_an_action_by_another_seat_that_stands_makes_him_the_active_player(how: str) -> None:
+    fold = stood(how, "sen.turn", SEN, [EVENT], ev("blackmail", BEN), EVENT)
+    assert flags(fold) == {} and money(fold) == (10, 16, 16) and fold.state.active == CEM  # play goes on from Ben
+
+
+@pytest.mark.parametrize("how", STANDS)
+def test_a_bid_not_higher_that_stands_is_the_high_bid_and_its_bidder_holds_it(how: str) -> None:
+    # Ben bids 4 on red-3; Cem's 3 is not higher, but stands: Anna sells red-3 to Cem for 3.
+    fold = stood(how, "sen.bid.higher", SEN, AUCTION[:3], ev("bid", CEM, bids={"red-3": 3}), ev("decide", ANNA, card="red-3", choice="sell"))
+    assert flags(fold) == {} and fold.state.places["red-3"] == ("up", CEM) and money(fold) == (13, 13, 13)
+
+
+@pytest.mark.parametrize("how", STANDS)
+def test_an_auction_of_four_cards_that_stands_auctions_every_card_it_names(how: str) -> None:
+    four = ev("auction", ANNA, cards=["red-1", "red-2", "red-3", "red-4"])
+    fold = stood(how, "sen.auction.cards", SEN, [EVENT], four, ev("bid", BEN, bids={"red-4": 2}), ev("bid", CEM, bids={}),
+                 ev("decide", ANNA, card="red-4", choice="sell"))
+    assert flags(fold) == {} and fold.state.places["red-4"] == ("up", BEN) and fold.state.cards_of(ANNA, "up") == ["red-1", "red-2", "red-3"]
+
+
+@pytest.mark.parametrize("how", STANDS)
+def test_three_cards_that_are_no_set_sold_by_the_tables_leave_pay_the_values_they_name(how: str) -> None:
+    cash = [EVENT, ev("cash-in", ANNA), ev("join", BEN, choice="pass"), ev("join", CEM, choice="pass")]
+    fold = stood(how, "sen.set.invalid", SEN, cash, ev("sell-set", ANNA, cards=["red-1", "blue-5", "green-9"]))
+    assert money(fold)[ANNA] == 10 + 1 + 5 + 9
+
+
+NO_MEANING = {  # a move with no meaning where it stands: the rule it breaks, the record before it, the move
+    "a bid after the bidding": ("sen.turn", AUCTION, ev("bid", BEN, bids={"red-3": 9})),
+    "a decide while the bids are still coming": ("sen.action.order", AUCTION[:3], ev("decide", ANNA, card="red-3", choice="sell")),
+    "a second decide of one card": ("sen.decide.card", [*AUCTION, ev("decide", ANNA, card="red-3", choice="sell")],
+                                    ev("decide", ANNA, card="red-3", choice="buy")),
+    "an answer with no demand": ("sen.action.order", [EVENT, ev("blackmail", ANNA)], ev("answer", BEN, choice="keep")),
+}
+
+
+@pytest.mark.parametrize("how", STANDS)
+@pytest.mark.parametrize("case", sorted(NO_MEANING))
+def test_a_move_with_no_meaning_that_stands_changes_nothing(case: str, how: str) -> None:
+    rule, before, move = NO_MEANING[case]
+    fold = stood(how, rule, SEN, before, move)
+    assert fold.state == game(*before).state and fold.violations == ()
+    if how == "ruling":
+        assert [(r["rule"], r["applied"]) for r in report(fold)["ruled"]] == [(rule, False)]
+
+
+CASH = [EVENT, ev("cash-in", ANNA)]
+BLACKMAIL = [*AUCTION, ev("decide", ANNA, card="red-3", choice="sell"), ev("decide", ANNA, card="blue-7", choice="sell"),
+             EVENT, ev("blackmail", BEN)]  # Cem holds red-3 and blue-7 face up, with 16 - 5 - 2 = 9; Ben 13 + 3 = 16
+POOR_CEM = table("senators", "Anna Ben Cem", {"money": [10, 13, 2]})
+OFF_THEN_LATER = [  # the rule off, the table, the record, its last move breaking it and `fires`, the nearest legal move
+    ("sen.eliminated", SEN, [*[ev("sell-senator", CEM)] * 5], ev("adjust", CEM, money=-42, reason="fine"), "sen.money.short",
+     ev("adjust", CEM, money=-41, reason="fine")),
+    ("sen.turn", SEN, AUCTION[:2], ev("bid", CEM, bids={"red-3": 0}), "sen.bid.higher", ev("bid", CEM, bids={"red-3": 1})),
+    ("sen.turn", SEN, AUCTION, ev("bid", BEN, bids={"yellow-9": 1}), "sen.bid.card", ev("bid", BEN, bids={})),
+    ("sen.turn", POOR_CEM, CASH, ev("join", CEM, choice="pay"), "sen.money.short", ev("join", CEM, choice="pass")),
+    ("sen.turn", SEN, [*BLACKMAIL, ev("demand", BEN, target=CEM, card="red-3", price=12)], ev("answer", ANNA, choice="keep"),
+     "sen.money.short", ev("answer", ANNA, choice="sell")),
+    ("sen.action.order", SEN, CASH, ev("sell-set", BEN, cards=["red-1", "blue-5", "green-9"]), "sen.set.invalid",
+     ev("sell-set", BEN, cards=["red-1", "red-2", "red-3"])),
+    ("sen.auction.cards", SEN, [EVENT], ev("auction", ANNA, cards=["red-1", "red-2", "red-3", "red-1"]), "sen.card.unknown",
+     ev("auction", ANNA, cards=["red-1", "red-2", "red-3", "red-4"])),
+    ("sen.card.owner", SEN, [*BLACKMAIL, ev("demand", BEN, target=CEM, card="red-3", price=1), ev("answer", CEM, choice="keep")],
+     ev("demand", BEN, target=CEM, card="red-3", price=1), "sen.demand.twice", ev("demand", BEN, target=ANNA, card="red-3", price=1)),
+    ("sen.bid.higher", SEN, AUCTION[:3], ev("bid", CEM, bids={"red-3": 4, "yellow-9": 1}), "sen.bid.card", ev("bid", CEM, bids={"red-3": 4})),
+    ("sen.money.short", SEN, [], ev("adjust", ANNA, money=-11, senators=-6, reason="plague"), "sen.senators.none",
+     ev("adjust", ANNA, money=-11, senators=-5, reason="plague")),
+]
+
+
+@pytest.mark.parametrize(("off", "header", "before", "move", "fires", "legal"), OFF_THEN_LATER, ids=[f"{c[0]}-{c[4]}" for c in OFF_THEN_LATER])
+def test_with_a_rule_off_the_checks_after_it_still_run(off: str, header: Any, before: list[dict[str, Any]], move: dict[str, Any],
+                                                       fires: str, legal: dict[str, Any]) -> None:
+    assert last_flag(play_out(header, *before, move)) == off  # by the official rules the first broken rule is the one turned off
+    relaxed = house(header, off)
+    assert last_flag(play_out(relaxed, *before, move)) == fires
+    assert last_flag(play_out(relaxed, *before, legal)) is None  # the nearest legal case at that table
+
+
+# --- the classic contract: a player out while his bid or a demand to him stands ----------
+
+
+def test_an_eliminated_bidders_bids_are_withdrawn_and_the_highest_left_holds() -> None:
+    # Ben bids 4 on red-3; Cem 5 on red-3 and 2 on blue-7; then Cem sells his last senator.
+    fold = game(*AUCTION, *[ev("sell-senator", CEM)] * 5)
+    auction = fold.state.action
+    assert flags(fold) == {} and auction.high == {"red-3": (4, BEN)} and auction.open_decisions == ["red-3"]
+    assert fold.state.places["blue-7"] == ("up", ANNA)  # no bid left on it: Anna's, free, like green-1
+    fold = game(*AUCTION, *[ev("sell-senator", CEM)] * 5, ev("decide", ANNA, card="red-3", choice="sell"), EVENT)
+    assert flags(fold) == {} and fold.state.places["red-3"] == ("up", BEN) and money(fold)[:2] == (14, 9)
+    # Out before his bid: the bidding is over once Ben has bid.
+    assert game(*AUCTION[:3], *[ev("sell-senator", CEM)] * 5).state.action.deciding
+
+
+def test_a_demand_to_a_player_eliminated_before_he_answers_is_dropped_and_the_blackmail_ends() -> None:
+    demanded = [*BLACKMAIL, ev("demand", BEN, target=CEM, card="red-3", price=2), *[ev("sell-senator", CEM)] * 5]
+    fold = game(*demanded)
+    assert fold.state.action.pending is None and fold.view(None)["to_act"] == []
+    fold = game(*demanded, EVENT)  # the next event card: Cem is out, so it is Anna's turn
+    assert flags(fold) == {} and fold.state.active == ANNA

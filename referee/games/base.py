@@ -102,11 +102,21 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Result:
-    """Scores (name -> points; empty where a game has none), tiers best first, details."""
+    """Scores (name -> points; empty where a game has none), tiers best first, details, and
+    the end as a value: `winners` are whom the rules name (none before the end, and none
+    in a game the table ended early unless its rules still name one: each game's
+    docstring says); `ended_early` that the table's `end` came before the rules' end."""
 
     scores: dict[str, int]
     ranking: list[list[str]]
     detail: dict[str, Any] = field(default_factory=dict)
+    winners: list[str] = field(default_factory=list)
+    ended_early: bool = False
+
+
+def ended_early(outcome: Outcome | None) -> bool:
+    """Whether the table ended the game before its rules did (an `end` event)."""
+    return outcome is not None and outcome.termination is Termination.TABLE_END
 
 
 class Seat(fields.Integer):
@@ -163,6 +173,13 @@ def replace_at(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...
     return items[:index] + (value,) + items[index + 1 :]
 
 
+class NoMeaning(ValueError):
+    """Raised by an effect for a move that has no meaning where it stands (DESIGN.md: a pass
+    before the lead, a bid naming a card not in the row): such a move, ruled or legal only by
+    a house rule, changes nothing, and replay lists it as not applied. A legal move never
+    raises it: the checks refuse every such move."""
+
+
 Check = Callable[[S, Event], Iterator[Violation]]
 Effect = Callable[[S, Event], S]
 
@@ -172,7 +189,9 @@ class Game(Generic[S]):
 
     `handlers` maps each event type to (checks, effect): the checks yield every rule the
     event breaks, the effect folds a legal event into a new state. `apply` reports the
-    broken rule that comes first in `rules`, the spec's table order (DESIGN.md).
+    broken rule that comes first in `rules`, the spec's table order (DESIGN.md). The checks
+    go on after a broken rule (the table may have turned it off, and then the next one is
+    reported); they stop only where the later checks have no meaning without it.
     """
 
     name: ClassVar[str]
@@ -190,6 +209,9 @@ class Game(Generic[S]):
     # no player is to act; else the host's phone does (the event card, the next day).
     seats_log_table: ClassVar[bool] = False
     revealed_view: ClassVar[frozenset[str]] = frozenset()  # view keys shown to others only once the host reveals
+    # Who won turns on public events only (Karriere Poker's positions): every phone is shown
+    # the result at the end, before the host reveals the secrets (which it never shows).
+    outcome_is_public: ClassVar[bool] = False
 
     def sharing(self, state: S, seat: int) -> frozenset[int]:
         """The seats that may see `seat`'s private information (its team, where a game has
@@ -272,7 +294,8 @@ class Game(Generic[S]):
 
     def first_broken(self, state: S, event: Event, off: frozenset[str] = frozenset()) -> Violation | None:
         """The first rule (in spec order) the event breaks in this state, or None; rules
-        `off` (the table's house rules) are never broken.
+        `off` (the table's house rules) are never broken: the next broken rule is reported,
+        exactly as if the rules off were not in the table.
 
         This runs for every event of a replay, so it is a plain loop."""
         first, order = None, self._rule_order

@@ -11,7 +11,17 @@ Reference: docs/games/ (made from this module). Decisions where the rules are si
 - `view`: a seat sees its own won cards; everyone sees how many cards of each deck each
   player holds; all won cards are public once the game is over.
 - A move the table lets stand (a `ruling`, or a rule its `house_rules` turn off) applies
-  this module's effect as for a legal move, where the state has a place for it (`referee.replay`).
+  this module's effect as for a legal move (DESIGN, "as if legal"), and a rule off leaves
+  the rules after it to judge the move. Out of turn: the bid or pass is the mover's turn,
+  and the auction goes on clockwise from him; a player who had passed and whose bid
+  stands is back in the auction. Not higher: the bid is the high bid. Wrong amount: a
+  `start` with another number of row cards starts with the cards named. No meaning: a bid
+  or pass before the start or with no prize out, and a bid naming a card not in the row,
+  change nothing (listed as not applied), and are judged no further.
+- `eotm.deck.supply` judges the kinds an event reveals: once an over-supply is let stand,
+  reveals without that kind go on unflagged; another card of it is flagged again.
+- A game the table ends before the 32nd auction names no winner: the majority table of
+  the cards won so far is shown as the standings it reached, and ranks by it.
 """
 
 from __future__ import annotations
@@ -24,7 +34,8 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from .base import Event, Game, Outcome, Result, Seat, Termination, Violation, Word, broken, evolve, ranking_by_score, replace_at
+from .base import (Event, Game, NoMeaning, Outcome, Result, Seat, Termination, Violation, Word, broken, ended_early, evolve,
+                   ranking_by_score, replace_at)
 
 AUCTIONS = 32
 ROW_SIZE = 7
@@ -191,7 +202,6 @@ class EmployeeOfTheMonth(Game[State]):
     def _reveal_checks(self, state: State, event: Event) -> Iterator[Violation]:
         if not state.started:
             yield broken("eotm.start", "The table must start the game (the row and the first prize) first.")
-            return
         if state.running:
             yield broken("eotm.reveal.unexpected", "An auction is running; the next prize comes after it.")
         elif state.prize is not None:
@@ -199,7 +209,8 @@ class EmployeeOfTheMonth(Game[State]):
         yield from self._card_checks(state, [event["favour"], event["distrust"], event["points"]])
 
     def _card_checks(self, state: State, cards: list[str | int]) -> Iterator[Violation]:
-        revealed = dict(zip(KINDS, self._count(state, cards)))
+        adding = {kind_and_value(card)[0] for card in cards}  # a kind over its deck stays so once ruled: judge what is added
+        revealed = {kind: count for kind, count in zip(KINDS, self._count(state, cards)) if kind in adding}
         for card in cards:
             kind, value = kind_and_value(card)
             low, high = RANGES[kind]
@@ -211,6 +222,7 @@ class EmployeeOfTheMonth(Game[State]):
 
     def _bid_checks(self, state: State, event: Event) -> Iterator[Violation]:
         seat, name = event["seat"], state.names[event["seat"]]
+        # A bid or pass before the start or with no prize out has no meaning: nothing to judge it in.
         if not state.started:
             yield broken("eotm.start", "The table must start the game (the row and the first prize) first.")
             return
@@ -223,16 +235,13 @@ class EmployeeOfTheMonth(Game[State]):
             low, high = RANGES[kind]
             if not low <= value <= high:
                 yield broken("eotm.card.range", "%(card)s does not exist: %(kind)s cards are %(low)s–%(high)s.", card=Word(card, display(card)), kind=Word(kind, kind), low=low, high=high)
-                return
         if seat in state.passed:
             yield broken("eotm.turn", "%(name)s has passed and is out of this auction.", name=name)
-            return
-        if seat != state.turn:
+        elif seat != state.turn:
             yield broken("eotm.turn", "It is %(turn)s's turn, not %(name)s's.", turn=state.names[state.turn], name=name)
-            return
         if card is None:
-            return
-        if card not in state.row:
+            return  # a pass names no card
+        if card not in state.row:  # a bid naming a card not in the row has no meaning: whether it is higher is not judged
             yield broken("eotm.bid.row", "%(name)s bid %(card)s, which is not in the row.", name=name, card=Word(card, display(card)))
         elif state.high is not None and rank(card) <= rank(state.high[0]):
             yield broken("eotm.bid.higher", "%(name)s bid %(card)s, not above the high bid %(card2)s.", name=name, card=Word(card, display(card)), card2=Word(state.high[0], display(state.high[0])))
@@ -265,11 +274,15 @@ class EmployeeOfTheMonth(Game[State]):
 
     def _bid(self, state: State, event: Event) -> State:
         seat, card = event["seat"], event["card"]
+        if state.prize is None or card not in state.row:
+            raise NoMeaning("a bid before the start, with no prize out, or naming a card not in the row")
         if rank(card) == rank(state.row[-1]):
             return self._close(evolve(state, running=True, high=(card, seat)), winner=seat)
-        return self._next_turn(state, seat, (card, seat), state.passed)
+        return self._next_turn(state, seat, (card, seat), state.passed - {seat})  # a bid that stands is back in
 
     def _pass(self, state: State, event: Event) -> State:
+        if state.prize is None:
+            raise NoMeaning("a pass before the start or with no prize out")
         seat = event["seat"]
         return self._next_turn(state, seat, state.high, state.passed | {seat})
 
@@ -367,7 +380,9 @@ class EmployeeOfTheMonth(Game[State]):
                 for a in state.auctions
             ],
         }
-        return Result(scores, ranking_by_score(scores), detail)
+        ranking = ranking_by_score(scores)
+        winners = ranking[0] if self.outcome(state) is not None else []
+        return Result(scores, ranking, detail, winners=winners, ended_early=ended_early(outcome))
 
 
 def explain_majority(state: State, applied: Sequence[Event]) -> dict[str, list[dict[str, Any]]]:

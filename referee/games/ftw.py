@@ -19,9 +19,18 @@ Reference: docs/games/ (made from this module). Decisions where the rules are si
   `ftw.reveal.twice` (the spec has no own id for it; a hand is the private twin of a
   reveal). A flagged try does not count.
 - A move the table lets stand (a `ruling`, or a rule its `house_rules` turn off) applies
-  this module's effect as for a legal move, where the state has a place for it (`referee.replay`).
+  this module's effect as for a legal move (DESIGN, "as if legal"), and a rule off leaves
+  the rules after it to judge the move. Out of turn (also in the reveal phase): the move
+  is the mover's turn, and play goes on from his left neighbour. Not higher: the card is
+  the top card. Wrong amount: a reveal scores the cards named; a boost adds the helpers
+  named, and they leave the game, also ones not in the seat's row. A boost on an empty
+  pile beats it with any sum; a low there has no meaning (nothing to take: it is
+  `ftw.low.take` when `ftw.low.empty` is off) and, let stand, changes nothing (listed as
+  not applied).
 - The seed's one house rule, the overlapping pile (every value in it visible), is how the
   app always referees FTW?!: it is no rule id, so `house_rules` cannot turn it off.
+- A game the table ends before every player has started a round names no winner: the
+  totals of the rounds played are shown as the standings it reached, and rank by them.
 """
 
 from __future__ import annotations
@@ -34,7 +43,8 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from .base import Event, Game, Outcome, Result, Seat, Termination, Violation, broken, evolve, ranking_by_score, replace_at
+from .base import (Event, Game, NoMeaning, Outcome, Result, Seat, Termination, Violation, broken, ended_early, evolve, ranking_by_score,
+                   replace_at)
 
 Place = tuple[str, int]  # ("pile" | "helper" | "out" | "hand" | "revealed", seat or -1)
 PILE: Place = ("pile", -1)
@@ -206,7 +216,6 @@ class Ftw(Game[State]):
         seat, cards = event["seat"], event["cards"]
         if state.hands[seat] is not None:
             yield broken("ftw.reveal.twice", "%(name)s's hand is already logged this round.", name=state.names[seat])
-            return
         yield from self._out_of_range(state, cards)
         yield from self._seen(state, seat, cards, allow_played=True)
         size = start_size(state.seat_count)
@@ -218,10 +227,8 @@ class Ftw(Game[State]):
         name = state.names[seat]
         if state.revealing:
             yield broken("ftw.turn", "Round %(value)s is over; hands are being revealed.", value=state.round + 1)
-            return
-        if seat != state.turn:
+        elif seat != state.turn:
             yield broken("ftw.turn", "It is %(turn)s's turn, not %(name)s's.", turn=state.names[state.turn], name=name)
-            return
         # The one card a move names (two for a low) is checked in line; the helpers word the flag.
         if not 1 <= played <= state.top_card or (kind == "low" and not 1 <= event["take"] <= state.top_card):
             yield from self._out_of_range(state, (played, event["take"]) if kind == "low" else (played,))
@@ -232,10 +239,10 @@ class Ftw(Game[State]):
         if kind == "high":
             if top is not None and played <= top:
                 yield broken("ftw.high.not-higher", "%(name)s's %(played)s does not beat the top card %(top)s.", name=name, played=played, top=top)
-        elif top is None:
-            yield broken("ftw.low.empty", "The pile is empty: %(name)s must put a card on it (high).", name=name)
         else:
-            if played >= top:
+            if top is None:
+                yield broken("ftw.low.empty", "The pile is empty: %(name)s must put a card on it (high).", name=name)
+            elif played >= top:
                 yield broken("ftw.low.not-lower", "%(name)s's %(played)s is not lower than the top card %(top)s.", name=name, played=played, top=top)
             if kind == "low" and event["take"] not in state.pile:
                 yield broken("ftw.low.take", "%(name)s takes %(take)s, which is not in the pile.", name=name, take=event['take'])
@@ -245,20 +252,20 @@ class Ftw(Game[State]):
         if hand is not None and played not in hand:
             yield broken("ftw.hand.cards", "%(name)s played %(played)s, which is not in %(name)s's hand.", name=name, played=played)
 
-    def _boost_checks(self, state: State, event: Event, top: int) -> Iterator[Violation]:
+    def _boost_checks(self, state: State, event: Event, top: int | None) -> Iterator[Violation]:
+        """The helpers, then the sum of the helpers named (an empty pile: any sum beats it)."""
         seat, helpers = event["seat"], event["helpers"]
         name = state.names[seat]
         mine = list(state.helpers[seat])
         if not helpers:
             yield broken("ftw.boost.helper", "%(name)s boosts without naming a helper card.", name=name)
-            return
         for helper in helpers:
             if helper not in mine:
                 yield broken("ftw.boost.helper", "%(helper)s is not one of %(name)s's unused helper cards.", helper=helper, name=name)
-                return
+                break
             mine.remove(helper)
         total = event["card"] + sum(helpers)
-        if total <= top:
+        if top is not None and total <= top:
             sum_text = " + ".join(map(str, [event["card"], *helpers]))
             yield broken("ftw.boost.sum", "%(name)s's %(sum_text)s = %(total)s does not beat the top card %(top)s.", name=name, sum_text=sum_text, total=total, top=top)
 
@@ -267,10 +274,8 @@ class Ftw(Game[State]):
         name = state.names[seat]
         if not state.revealing:
             yield broken("ftw.reveal.twice", "Round %(value)s is still being played; hands are revealed when it ends.", value=state.round + 1)
-            return
-        if state.revealed[seat] is not None:
+        elif state.revealed[seat] is not None:
             yield broken("ftw.reveal.twice", "%(name)s has already revealed this round.", name=name)
-            return
         yield from self._out_of_range(state, cards)
         yield from self._seen(state, seat, cards)
         if len(cards) != state.sizes[seat]:
@@ -312,6 +317,8 @@ class Ftw(Game[State]):
         return evolve(state, changes)
 
     def _low(self, state: State, event: Event) -> State:
+        if not state.pile:
+            raise NoMeaning("a low on an empty pile: nothing to take")
         seat, played, take = event["seat"], event["card"], event["take"]
         changes = self._laid_down(state, seat, played, {played: ("helper", seat), **{c: OUT for c in state.pile}, take: ("hand", seat)}, state.sizes[seat])
         hands = changes.get("hands", state.hands)
@@ -324,8 +331,9 @@ class Ftw(Game[State]):
     def _boost(self, state: State, event: Event) -> State:
         seat, played, used = event["seat"], event["card"], event["helpers"]
         unused = list(state.helpers[seat])
-        for helper in used:
-            unused.remove(helper)
+        for helper in used:  # the helpers named leave the game, also ones not his (ruled)
+            if helper in unused:
+                unused.remove(helper)
         changes = self._laid_down(state, seat, played, {played: PILE, **{h: OUT for h in used}}, state.sizes[seat] - 1)
         changes["pile"] = (*state.pile, played)
         changes["helpers"] = replace_at(state.helpers, seat, tuple(unused))
@@ -433,4 +441,6 @@ class Ftw(Game[State]):
             "starters": [names[state.starter(r)] for r in range(state.seat_count)],
             "totals": scores,
         }
-        return Result(scores, ranking_by_score(scores), detail)
+        ranking = ranking_by_score(scores)
+        winners = ranking[0] if self.outcome(state) is not None else []
+        return Result(scores, ranking, detail, winners=winners, ended_early=ended_early(outcome))

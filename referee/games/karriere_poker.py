@@ -1,8 +1,7 @@
 """Karriere Poker (`karriere-poker`): a climbing game played as a match of several games.
 
 Reference: docs/games/ (made from this module). Decisions where the rules are silent:
-- A `deal` while a game is still being played is flagged `kp.turn` (it is not the time
-  for a deal); a `hand` before the game's deal is flagged `kp.deal.missing`.
+- A `hand` before the game's deal is flagged `kp.deal.missing`.
 - From game 2 a `deal` may omit `dealer`: the Tellerwäscher deals by rule.
 - `hand` may be logged at any time of its game: it is the hand as dealt; what the seat
   has given, received and played since is applied to it. A seat logs its hand once per
@@ -14,14 +13,30 @@ Reference: docs/games/ (made from this module). Decisions where the rules are si
   only another seat's recorded hand shows never flag: they are clashes, for the host
   (and the seat whose hand shows it) until the reveal.
 - An `exchange` without `cards` (only `count`): when the giver's dealt hand is known he
-  is taken to have given what the rule demands (his own hand goes on); the receiver's
+  is taken to have given what the rule demands, for the count named (his own hand goes on); the receiver's
   hand becomes unknown for the rest of this game (sizes stay exact): what he received
   is the giver's secret.
 - The match winner when the table ends the match early (`end` event): the Boss of the
-  last finished game, whatever the `end` option; no loser.
-- With no finished game the ranking is one tier of all players.
+  last finished game, whatever the `end` option; no loser. With no finished game nobody
+  wins and the ranking is one tier of all players.
+- Who won turns on the positions only, which are public: every phone is told the match
+  winner the moment the positions decide it; the hands stay hidden until the reveal.
 - A move the table lets stand (a `ruling`, or a rule its `house_rules` turn off) applies
-  this module's effect as for a legal move, where the state has a place for it (`referee.replay`).
+  this module's effect as for a legal move (DESIGN, "as if legal"), and a rule off leaves
+  the rules after it to judge the move. Out of turn: a raise or pass is the mover's turn
+  (a pass while a round must be led is then `kp.lead.pass`), and the round goes on
+  clockwise from him; those he passed over keep their turns. A lead out of turn starts the
+  orbit from its player. Not higher: the raise is the cards to beat. Wrong amount: a raise
+  of another count is the cards to beat, and the lead's count stays the count to raise
+  with; an exchange moves the hand sizes by the cards named (else the `count` named), and
+  its cards are judged as the lowest (highest) that many. Where a rule off leaves a move
+  standing that the rules cannot place: a mixed play shows its lowest number; a play of
+  more cards than the seat holds leaves it with none; an exchange between seats that are
+  no pair moves the cards but is no pair's exchange (the missing ones stay missing) and,
+  without `cards`, leaves both hands unknown; a first `deal` without a dealer is the last
+  seat's; from game 2 the dealer named holds the leftover cards; a `deal` while a game is
+  played deals that game anew. No meaning: anything before the deal, and a pass before
+  the lead, change nothing (listed as not applied).
 - A `deal` while a game is still being played is `kp.deal.dealer` (the spec says so). A
   recorded hand clashes over more copies of a number than the deck has only where it
   holds that number itself (hands logged after it that hold none do not clash).
@@ -45,9 +60,11 @@ from .base import (
     Seat,
     Termination,
     Count,
+    NoMeaning,
     Violation,
     broken,
     card_count,
+    ended_early,
     evolve,
     replace_at,
 )
@@ -292,6 +309,7 @@ class KarrierePoker(Game[State]):
     }
     options = Options
     private_events = frozenset({"hand"})
+    outcome_is_public = True  # the positions decide the match
 
     def handlers(self) -> Mapping[str, Any]:
         return {
@@ -352,16 +370,15 @@ class KarrierePoker(Game[State]):
         name = state.names[seat]
         if not state.playing:
             yield broken("kp.deal.missing", "%(name)s's hand is logged before the deal.", name=name)
-            return
-        if state.dealt[seat] is not None:
-            yield broken("kp.hand.deal", "%(name)s's hand is already logged in this game.", name=name)
-            return
+            return  # no game to judge the hand against (a move before the deal has no meaning)
         expected = self._dealt_size(state, seat)
         # The first reason it cannot have been dealt (a phone words each one whole).
         others = [h for s, h in enumerate(state.dealt) if s != seat and h is not None]
         short = self._over_supply(state, add(cards, tuple(map(sum, zip(NO_CARDS, *others)))), cards)
         change = state.changes[seat]
-        if sum(cards) != expected:
+        if state.dealt[seat] is not None:
+            yield broken("kp.hand.deal", "%(name)s's hand is already logged in this game.", name=name)
+        elif sum(cards) != expected:
             yield broken("kp.hand.deal", "This hand cannot have been dealt: %(name)s was dealt %(expected)s cards, not %(count)s.",
                          name=name, expected=expected, count=sum(cards))
         elif short:
@@ -374,58 +391,52 @@ class KarrierePoker(Game[State]):
         names = state.names
         if not state.playing:
             yield broken("kp.deal.missing", "%(giver)s exchanges before the deal.", giver=names[giver])
-            return
-        pair = next(
-            (p for p in state.pairs if {p[0], p[1]} == {giver, receiver} and giver != receiver),
-            None,
-        )
+            return  # no game to judge it in (a move before the deal has no meaning)
+        pair = self._pair(state, giver, receiver)
         if pair is None:
             yield self._not_a_pair(state, giver, receiver)
-            return
+            return  # the pair says how many cards and which: without one neither can be judged
         if (giver, receiver) in state.exchanged:
             yield broken("kp.exchange.pair", "%(giver)s has already given %(receiver)s cards in this game.", giver=names[giver], receiver=names[receiver])
-            return
         better, worse, count = pair
-        given = len(event["cards"]) if "cards" in event else event.get("count", 0)
+        given = self._given(event)
         if given != count:
             yield broken("kp.exchange.count", "%(giver)s gave %(receiver)s %(count)s; this pair exchanges %(count2)s.", giver=names[giver], receiver=names[receiver], count=Count(given, "card"), count2=Count(count, "card"))
-            return
         dealt = state.dealt[giver]
-        if dealt is not None and "cards" in event:
-            due = self._due_cards(dealt, count, lowest=giver == better)
+        if dealt is not None and "cards" in event:  # judged for the count given: the lowest (highest) that many
+            due = self._due_cards(dealt, given, lowest=giver == better)
             if to_counts(event["cards"]) != to_counts(due):
                 template = ("%(giver)s must give %(receiver)s the %(count)s lowest cards dealt (%(due)s), not %(given)s." if giver == better
                             else "%(giver)s must give %(receiver)s the %(count)s highest cards dealt (%(due)s), not %(given)s.")
-                yield broken("kp.exchange.cards", template, giver=names[giver], receiver=names[receiver], count=count, due=tuple(due), given=tuple(event["cards"]))
+                yield broken("kp.exchange.cards", template, giver=names[giver], receiver=names[receiver], count=given, due=tuple(due), given=tuple(event["cards"]))
 
     def _play_checks(self, state: State, event: Event) -> Iterator[Violation]:
         seat = event["seat"]
         name = state.names[seat]
         if not state.playing:
             yield broken("kp.deal.missing", "%(name)s acts before the deal of the next game.", name=name)
-            return
+            return  # no game to judge it in (a move before the deal has no meaning)
         missing = state.exchanges_missing()
         if missing:
             giver, receiver, count = missing[0]
             yield broken("kp.exchange.missing", "Play waits for the exchange: %(giver)s has yet to give %(receiver)s %(count)s.", giver=state.names[giver], receiver=state.names[receiver], count=Count(count, "card"))
-            return
+        # From here the move is judged as the mover's turn (a move out of turn that stands is).
         leader = state.leader
-        if seat != (leader if leader is not None else state.pending[0]):  # state.turn, exchanges done
-            yield self._not_your_turn(state, seat)
-            return
+        turn = leader if leader is not None else state.pending[0]  # state.turn, were the exchanges done
+        if seat != turn:
+            yield self._not_your_turn(state, seat, turn)
         if event["type"] == "pass":
-            if leader == seat:
+            if leader is not None:
                 yield broken("kp.lead.pass", "%(name)s starts this round and must play, not pass.", name=name)
-            return
+            return  # a pass names no cards
         cards = event["cards"]
         played = kinds(tuple(cards))
         if len(played) - (played[-1][0] == JOKER_VALUE) > 1:
             yield broken("kp.play.mixed", "%(name)s played %(cards)s: all cards must show one number.", name=name, cards=Played(tuple(cards)))
-            return
-        if state.leader is None:
+        if leader is None:  # a raise; a mixed play shows its lowest number (as the effect takes it)
             if len(cards) != state.lead_count:
                 yield broken("kp.raise.count", "%(name)s played %(cards)s, but the lead was %(count)s.", name=name, cards=Played(tuple(cards)), count=Count(state.lead_count, "card"))
-            elif played[0][0] <= state.top_value:
+            if played[0][0] <= state.top_value:
                 yield broken("kp.raise.higher", "%(name)s played %(cards)s, not higher than %(cards2)s.", name=name, cards=Played(tuple(cards)), cards2=Played(tuple(state.top_cards)))
         if len(cards) > state.sizes[seat]:
             yield broken("kp.hand.size", "%(name)s played %(count)s but holds only %(sizes)s.", name=name, count=Count(len(cards), "card"), sizes=state.sizes[seat])
@@ -448,17 +459,17 @@ class KarrierePoker(Game[State]):
         if state.finished:
             order = state.finished[-1]
             rank = tuple(order.index(s) for s in range(n))
-            dealer = order[-1]
+            dealer = event.get("dealer", order[-1])
             leader = order[0]
         else:
-            order, rank, dealer = tuple(range(n)), (), event["dealer"]
+            order, rank, dealer = tuple(range(n)), (), event.get("dealer", n - 1)
             leader = (dealer + 1) % n
         sizes = [HAND_SIZE] * n
         if state.finished:
             sizes[dealer] += state.jokers
         return evolve(
             state,
-            dealers=(*state.dealers, dealer),
+            dealers=(*(state.dealers[:-1] if state.playing else state.dealers), dealer),  # a deal in a game deals it anew
             playing=True,
             order=order,
             rank=rank,
@@ -479,16 +490,20 @@ class KarrierePoker(Game[State]):
         )
 
     def _hand(self, state: State, event: Event) -> State:
+        if not state.playing:
+            raise NoMeaning("a hand before the deal")
         return evolve(state, dealt=replace_at(state.dealt, event["seat"], to_counts(event["cards"])))
 
     def _exchange(self, state: State, event: Event) -> State:
+        if not state.playing:
+            raise NoMeaning("an exchange before the deal")
         giver, receiver = event["seat"], event["to"]
-        better, worse, count = next(p for p in state.pairs if giver in p[:2] and receiver in p[:2])
+        pair, count, dealt = self._pair(state, giver, receiver), self._given(event), state.dealt[giver]
         if "cards" in event:
             cards: Counts | None = to_counts(event["cards"])
-        elif state.dealt[giver] is not None:
-            cards = to_counts(self._due_cards(state.dealt[giver], count, lowest=giver == better))  # type: ignore[arg-type]
-        else:
+        elif pair is not None and dealt is not None:
+            cards = to_counts(self._due_cards(dealt, count, lowest=giver == pair[0]))
+        else:  # not known: the giver's hand is not, or no pair says which cards he owes
             cards = None
         changes = list(state.changes)
         for seat, sign in ((giver, -1), (receiver, 1)):
@@ -503,26 +518,28 @@ class KarrierePoker(Game[State]):
             state,
             sizes=tuple(sizes),
             changes=tuple(changes),
-            exchanged=state.exchanged | {(giver, receiver)},
+            exchanged=state.exchanged | {(giver, receiver)} if pair is not None else state.exchanged,  # the pairs' exchanges only
         )
 
     def _play(self, state: State, event: Event) -> State:
+        if not state.playing:
+            raise NoMeaning("a play before the deal")
         seat, cards = event["seat"], event["cards"]
         played, change = kinds(tuple(cards)), state.changes[seat]
-        sizes = replace_at(state.sizes, seat, state.sizes[seat] - len(cards))
+        sizes = replace_at(state.sizes, seat, max(0, state.sizes[seat] - len(cards)))
         if state.leader is not None:  # a lead: everyone else still holding cards acts once
             start = state.order.index(seat)
             clockwise = state.order[start + 1 :] + state.order[:start]
             pending, lead_count = tuple([s for s in clockwise if sizes[s] > 0]), len(cards)
         else:
-            pending, lead_count = state.pending[1:], state.lead_count
+            pending, lead_count = self._still_to_act(state, seat), state.lead_count
         state = evolve(
             state,
             {  # a dict, not keywords: plays are half of a game
                 "sizes": sizes,
                 "changes": state.changes if change is None else replace_at(state.changes, seat, moved(change, played, -1)),
                 "played": moved(state.played, played),
-                "out": (*state.out, seat) if sizes[seat] == 0 else state.out,
+                "out": (*state.out, seat) if sizes[seat] == 0 < state.sizes[seat] else state.out,
                 "leader": None,
                 "lead_count": lead_count,
                 "pending": pending,
@@ -535,7 +552,21 @@ class KarrierePoker(Game[State]):
         return self._after_turn(state)
 
     def _pass(self, state: State, event: Event) -> State:
-        return self._after_turn(evolve(state, pending=state.pending[1:]))
+        if not state.playing or state.leader is not None:
+            raise NoMeaning("a pass before the deal or before the lead")
+        return self._after_turn(evolve(state, pending=self._still_to_act(state, event["seat"])))
+
+    @staticmethod
+    def _still_to_act(state: State, seat: int) -> tuple[int, ...]:
+        """Who still acts in this round once `seat` has raised or passed: play goes on
+        clockwise from the mover, also after a move out of turn that stands (the players it
+        passed over keep their turns and act when the order comes round to them)."""
+        pending = state.pending
+        if pending[:1] == (seat,):  # the one whose turn it was: nearly every move
+            return pending[1:]
+        order = state.order
+        start, n = order.index(seat), len(order)
+        return tuple(sorted((s for s in pending if s != seat), key=lambda s: (order.index(s) - start) % n))
 
     def _after_turn(self, state: State) -> State:
         """End the game when one player holds cards; start a new round after the orbit."""
@@ -570,6 +601,16 @@ class KarrierePoker(Game[State]):
 
     # --- helpers ------------------------------------------------------------------------
 
+    @staticmethod
+    def _pair(state: State, giver: int, receiver: int) -> tuple[int, int, int] | None:
+        """The pair (better, worse, count) these two seats form in this game, if they form one."""
+        return next((p for p in state.pairs if {p[0], p[1]} == {giver, receiver} and giver != receiver), None)
+
+    @staticmethod
+    def _given(event: Event) -> int:
+        """How many cards an exchange gives: the cards named, else the count."""
+        return len(event["cards"]) if "cards" in event else event.get("count", 0)
+
     def _dealt_size(self, state: State, seat: int) -> int:
         return HAND_SIZE + (state.jokers if state.finished and seat == state.dealers[-1] else 0)
 
@@ -602,12 +643,10 @@ class KarrierePoker(Game[State]):
             return broken("kp.exchange.pair", "%(giver)s (%(position)s) does not exchange in this game.", giver=names[giver], position=self._position(state, giver))
         return broken("kp.exchange.pair", "%(giver)s exchanges with %(partner)s, not with %(receiver)s.", giver=names[giver], partner=names[partner], receiver=names[receiver])
 
-    def _not_your_turn(self, state: State, seat: int) -> Violation:
+    def _not_your_turn(self, state: State, seat: int, turn: int) -> Violation:
         name = state.names[seat]
         if state.sizes[seat] == 0:
             return broken("kp.turn", "%(name)s has gone out and takes no more turns this game.", name=name)
-        turn = state.turn
-        assert turn is not None
         if seat in state.pending:
             return broken("kp.turn", "It is %(turn)s's turn, not %(name)s's.", turn=state.names[turn], name=name)
         if state.leader is None:
@@ -706,7 +745,7 @@ class KarrierePoker(Game[State]):
         ranking = [[names[s]] for s in last] if last else [list(names)]
         match_over = self.outcome(state) or outcome
         winner = loser = None
-        if match_over is not None and last is not None:
+        if match_over is not None and last is not None:  # ended early too: the Boss of the last finished game
             winner = names[last[0]]
             if state.end["kind"] == "dishwasher-streak" and self.outcome(state) is not None:
                 loser = names[last[-1]]
@@ -737,7 +776,7 @@ class KarrierePoker(Game[State]):
                 for better, worse, count in exchange_pairs(last)
             ],
         }
-        return Result(scores={}, ranking=ranking, detail=detail)
+        return Result(scores={}, ranking=ranking, detail=detail, winners=[winner] if winner else [], ended_early=ended_early(outcome))
 
 
 def ordinal(number: int) -> str:

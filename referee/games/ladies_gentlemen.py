@@ -21,9 +21,11 @@ silent:
 - Card names are unique in the game: a `take` of a card that is held, handed, paid or
   deferred (not back under its deck) is `lg.bill.card`, the spec's rule for a card that
   is not where the event says.
-- A `discount` names the window card of the gentleman's team boutique; it is not handed
-  to him, so only a second settlement of it is `lg.bill.card`. A discount after the lady
-  discarded a gossip card that evening (she took that instead) is `lg.bill.discount`.
+- A `discount` names the window card of the gentleman's team boutique (not handed to
+  him). The card it names is judged by `lg.bill.discount` alone, as the spec says: any
+  other card, a window card already settled, or one of another boutique is
+  `lg.bill.discount`, never `lg.bill.card`. A discount after the lady discarded a gossip
+  card that evening (she took that instead) is `lg.bill.discount` too.
 - `keep` is possible once every gentleman is done and before the next `day` (or the Ball);
   without it, the courtesan's returned cards go back under their decks.
 - Gossip cards may be passed in any phase of a day; to someone who is not another
@@ -36,8 +38,21 @@ silent:
   each of them.
 - At the Ball a tie of gifts and money (or of elegance and money) makes every tied party
   win, or be excluded; if a scandal excludes every team, no team wins.
+- A game the table ends before every shopper's elegance is entered has no Ball: no
+  winner, no ranking, only the gifts and (shown at the end) the money it reached.
 - A move the table lets stand (a `ruling`, or a rule its `house_rules` turn off) applies
-  this module's effect as for a legal move, where the state has a place for it (`referee.replay`).
+  this module's effect as for a legal move, where the state has a place for it (`referee.replay`):
+  - out of turn: a take or pass out of turn in a shared boutique is the mover's turn; the
+    turn goes on round from her, and those she passed over take when it comes round to
+    them. A take or pass in a boutique whose order she is not in (she did not visit it,
+    or before every shopper has visited) moves no turn there.
+  - wrong amount: a `discount` of another card than his window card pays half the price
+    of the card it names, which is paid like that card (to his lady, or to the courtesan
+    marked with his team); a window card (his or another boutique's) goes to his lady.
+  - no meaning (the state stays, `"applied": false`): a bill for a card not handed to him
+    (a discount: a card that is neither handed to him nor a window card), a `give` of a
+    card the giver does not hold unpaid (the spec's list).
+  - a gentleman's `visit` or a lady's `done` does not hold up the afternoon or the evening.
 """
 
 from __future__ import annotations
@@ -50,7 +65,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from .base import Event, Game, Outcome, Phrase, Result, Seat, Termination, Violation, broken, evolve, made
+from .base import Event, Game, NoMeaning, Outcome, Phrase, Result, Seat, Termination, Violation, broken, ended_early, evolve, made
 
 # The roles as a flag's sentence says them, with their article.
 ROLE_WORDS = {"lady": Phrase("a lady"), "gentleman": Phrase("a gentleman"), "courtesan": Phrase("a courtesan")}
@@ -60,6 +75,7 @@ RECENT = 8  # cards of a boutique a phone offers again once they are back under 
 DEFER_FEE = 100
 GOSSIP_CARDS = 3
 START_MONEY = {5: 1500, 7: 1200, 9: 1000}  # per gentleman with a courtesan; else 500
+HANDED = ("taken", "deferred", "given")  # the places of a card handed to its gentleman as a bill
 
 
 class CardField(fields.Nested):
@@ -183,16 +199,16 @@ class State:
     # --- the day ---
     @property
     def day_over(self) -> bool:
-        return self.day > 0 and self.done == frozenset(self.gentlemen)
+        return self.day > 0 and self.done >= frozenset(self.gentlemen)  # a lady's done (ruled) leaves the day to end
 
     @property
     def all_visited(self) -> bool:
-        return set(self.visits) == set(self.shoppers)
+        return set(self.visits) >= set(self.shoppers)  # a gentleman's visit (ruled) leaves the afternoon to go on
 
     def handed_to(self, gentleman: int) -> list[Card]:
         """The cards he settles this evening: his lady's of today and deferred from
         yesterday, and the courtesan's cards given to him."""
-        return [c for c in self.cards.values() if c.gentleman == gentleman and c.place in ("taken", "deferred", "given")]
+        return [c for c in self.cards.values() if c.gentleman == gentleman and c.place in HANDED]
 
     def to_give(self) -> list[Card]:
         """The courtesan's unpaid cards she has not handed on yet this evening."""
@@ -397,13 +413,11 @@ class LadiesAndGentlemen(Game[State]):
         yield from self._in_day(state)
         if not state.all_visited:
             yield broken("lg.phase", "Shopping starts when every shopper has chosen her boutique.")
-            return
-        if state.evening:
+        elif state.evening:
             yield broken("lg.phase", "The afternoon is over.")
         if state.visits.get(seat) != boutique:
             yield broken("lg.visit", "%(name)s did not visit %(boutique)s today.", name=name, boutique=boutique)
-            return
-        shop = state.boutiques[boutique]
+        shop = state.boutiques.get(boutique, Boutique())  # no take order before every shopper has visited, or where nobody did
         if seat in shop.passed:
             yield broken("lg.take.order", "%(name)s has passed and is out of %(boutique)s for today.", name=name, boutique=boutique)
         elif len(shop.order) > 1 and shop.order[shop.next] != seat:
@@ -427,9 +441,14 @@ class LadiesAndGentlemen(Game[State]):
         yield from self._evening(state)
         if state.billing:
             yield broken("lg.phase", "The courtesan hands on her cards before the first bill.")
-        card = state.cards.get(event["card"])
-        if card is None or card.shopper != seat or card.place not in ("taken", "kept"):
+        if self._unpaid(state, seat, event["card"]) is None:
             yield broken("lg.bill.card", "The courtesan does not hold %(card)s unpaid.", card=event['card'])
+
+    @staticmethod
+    def _unpaid(state: State, seat: int, name: str) -> Card | None:
+        """The card of this shopper's she may hand on (taken today or kept), or None."""
+        card = state.cards.get(name)
+        return card if card is not None and card.shopper == seat and card.place in ("taken", "kept") else None
 
     def _gentleman_evening(self, state: State, event: Event, doing: Phrase) -> Iterator[Violation]:
         seat = event["seat"]
@@ -444,29 +463,36 @@ class LadiesAndGentlemen(Game[State]):
         seat, name, choice = event["seat"], event["card"], event["choice"]
         yield from self._gentleman_evening(state, event, Phrase("pay bills"))
         if state.role(seat) != "gentleman":
-            return
+            return  # no team: no bills, boutique or window of his to judge the card by
         card = state.cards.get(name)
-        window = state.windows.get(state.boutique_of(seat))
-        handed = card is not None and card.gentleman == seat and card.place in ("taken", "deferred", "given")
-        is_window = window is not None and window.name == name and card is not None and card.place == "window"
-        if name in state.settled or not (handed or (choice == "discount" and is_window)):
-            yield (broken("lg.bill.card", "%(card)s was settled already this evening.", card=name) if name in state.settled
-                   else broken("lg.bill.card", "%(card)s is not a bill of %(name)s this evening.", card=name, name=state.names[seat]))
-            return
-        assert card is not None
+        if choice == "discount":  # the card a discount names is judged by lg.bill.discount alone (the spec)
+            yield from self._discount_checks(state, seat, name)
+        elif name in state.settled:
+            yield broken("lg.bill.card", "%(card)s was settled already this evening.", card=name)
+        elif not self._handed(card, seat):
+            yield broken("lg.bill.card", "%(card)s is not a bill of %(name)s this evening.", card=name, name=state.names[seat])
+        if card is None:
+            return  # no such card: no price to judge the bill by
         if choice == "defer" and card.shopper == state.courtesan:
             yield broken("lg.bill.defer", "A courtesan's card is paid or returned, never deferred.")
-        if choice == "discount":
-            lady = state.lady_of(seat)
-            if not is_window:
-                yield broken("lg.bill.discount", "Only the window card of %(boutique_of)s can be had at a discount.", boutique_of=state.boutique_of(seat))
-            elif any(b == state.boutique_of(seat) for b in state.visits.values()):
-                yield broken("lg.bill.discount", "%(boutique_of)s had a visitor today: no discount.", boutique_of=state.boutique_of(seat))
-            elif lady in state.discarded:
-                yield broken("lg.bill.discount", "%(lady)s discarded a gossip card instead of the discount today.", lady=state.names[lady])
         cost, money = self._cost(card, choice), state.money[seat]
         if money is not None and cost > money:
             yield broken("lg.money.short", "%(name)s cannot pay £%(cost)s.", name=state.names[seat], cost=cost)
+
+    @staticmethod
+    def _handed(card: Card | None, gentleman: int) -> bool:
+        """Whether the card is one of his bills this evening (not settled yet)."""
+        return card is not None and card.gentleman == gentleman and card.place in HANDED
+
+    def _discount_checks(self, state: State, seat: int, name: str) -> Iterator[Violation]:
+        boutique, lady = state.boutique_of(seat), state.lady_of(seat)
+        window, card = state.windows.get(boutique), state.cards.get(name)
+        if window is None or window.name != name or card is None or card.place != "window":
+            yield broken("lg.bill.discount", "Only the window card of %(boutique_of)s can be had at a discount.", boutique_of=boutique)
+        elif boutique in state.visits.values():
+            yield broken("lg.bill.discount", "%(boutique_of)s had a visitor today: no discount.", boutique_of=boutique)
+        elif lady in state.discarded:
+            yield broken("lg.bill.discount", "%(lady)s discarded a gossip card instead of the discount today.", lady=state.names[lady])
 
     @staticmethod
     def _spent(money: int | None, cost: int) -> int | None:
@@ -479,8 +505,6 @@ class LadiesAndGentlemen(Game[State]):
     def _done_checks(self, state: State, event: Event) -> Iterator[Violation]:
         seat = event["seat"]
         yield from self._gentleman_evening(state, event, Phrase("settle bills"))
-        if state.role(seat) != "gentleman":
-            return
         open_bills = [c.name for c in state.handed_to(seat) if c.name not in state.settled]
         if open_bills:
             yield broken("lg.phase", "%(name)s has not settled %(cards)s yet.", name=state.names[seat], cards=tuple(open_bills))
@@ -522,13 +546,10 @@ class LadiesAndGentlemen(Game[State]):
         yield from self._evening(state)
         if state.day_over:
             yield broken("lg.phase", "Gossip is discarded before the last gentleman is done.")
+        boutique = f"team-{seat}"
         if not state.gossip_variant:
             yield broken("lg.gossip", "This game is played without gossip.")
-            return
-        if state.role(seat) != "lady":
-            return
-        boutique = f"team-{seat}"
-        if state.gossip_own.get(seat, 0) == 0:
+        elif state.gossip_own.get(seat, 0) == 0:
             yield broken("lg.gossip", "%(name)s holds none of the gossip cards she started with.", name=state.names[seat])
         elif seat in state.discarded:
             yield broken("lg.gossip", "%(name)s has discarded a gossip card today already.", name=state.names[seat])
@@ -587,8 +608,10 @@ class LadiesAndGentlemen(Game[State]):
 
     def _take_order(self, state: State, boutique: str) -> tuple[int, ...]:
         """Ladies by their gentleman's number, lowest first; the courtesan always second."""
-        ladies = sorted((s for s, b in state.visits.items() if b == boutique and s != state.courtesan),
-                        key=lambda lady: state.numbers[state.gentleman_of(lady)])
+        def number(shopper: int) -> int:  # a gentleman shopping (ruled) by his own; a number not logged (ruled) as 0
+            return state.numbers.get(state.gentleman_of(shopper) if shopper in state.ladies else shopper, 0)
+
+        ladies = sorted((s for s, b in state.visits.items() if b == boutique and s != state.courtesan), key=number)
         if state.courtesan is not None and state.visits.get(state.courtesan) == boutique:
             ladies.insert(min(1, len(ladies)), state.courtesan)
         return tuple(ladies)
@@ -606,28 +629,42 @@ class LadiesAndGentlemen(Game[State]):
         seat, raw = event["seat"], event["card"]
         gentleman = None if seat == state.courtesan else state.gentleman_of(seat)
         card = made(Card, name=raw["name"], kind=raw["kind"], price=raw["price"], stars=raw["stars"], shopper=seat, place="taken", gentleman=gentleman)
-        shop = state.boutiques[event["boutique"]]
         servants = {**state.servants, seat: state.servants.get(seat, 0) + (raw["kind"] == "servant")}
         seen = (*(c for c in state.seen.get(event["boutique"], ()) if c[0] != card.name), (card.name, card.kind, card.price, card.stars))
         return evolve(state, cards={**state.cards, card.name: card}, servants=servants, seen={**state.seen, event["boutique"]: seen[-RECENT:]},
-                       boutiques={**state.boutiques, event["boutique"]: self._advance(shop, shop.passed)})
+                       boutiques=self._turn_taken(state, event, frozenset()))
 
     def _pass(self, state: State, event: Event) -> State:
-        shop = state.boutiques[event["boutique"]]
-        return evolve(state, boutiques={**state.boutiques, event["boutique"]: self._advance(shop, shop.passed | {event["seat"]})})
+        return evolve(state, boutiques=self._turn_taken(state, event, frozenset({event["seat"]})))
+
+    def _turn_taken(self, state: State, event: Event, passing: frozenset[int]) -> Mapping[str, Boutique]:
+        """The boutiques after the mover's take or pass: the turn goes on round from her (out
+        of turn, where the table let it stand, too: those she passed over keep their turns).
+        A shopper outside the boutique's order (ruled) moves no turn there."""
+        boutique, seat = event["boutique"], event["seat"]
+        shop = state.boutiques.get(boutique)
+        if shop is None or seat not in shop.order:
+            return state.boutiques
+        return {**state.boutiques, boutique: self._advance(evolve(shop, next=shop.order.index(seat)), shop.passed | passing)}
 
     def _give(self, state: State, event: Event) -> State:
-        card = evolve(state.cards[event["card"]], place="given", gentleman=event["to"])
+        held = self._unpaid(state, event["seat"], event["card"])
+        if held is None:
+            raise NoMeaning("a give of a card she does not hold")
+        card = evolve(held, place="given", gentleman=event["to"])
         return evolve(state, evening=True, cards={**state.cards, card.name: card})
 
     def _bill(self, state: State, event: Event) -> State:
         seat, choice = event["seat"], event["choice"]
         card = state.cards[event["card"]]
+        window = card.place == "window"
+        if not (self._handed(card, seat) or (choice == "discount" and window)):
+            raise NoMeaning("a bill for a card not handed to him")
         cards = dict(state.cards)
         changes: dict[str, Any] = {}  # copies of the tallies this bill changes, and only those
         from_courtesan = card.shopper == state.courtesan
         if choice in ("pay", "discount"):
-            shopper = state.lady_of(seat) if choice == "discount" else card.shopper
+            shopper = state.lady_of(seat) if window else card.shopper  # a card at a discount is paid like the card it is
             cards[card.name] = evolve(card, place="paid", gentleman=seat, shopper=shopper)
             if from_courtesan:
                 changes["paid_courtesan"] = {**state.paid_courtesan, seat: state.paid_courtesan.get(seat, 0) + 1}
@@ -635,7 +672,7 @@ class LadiesAndGentlemen(Game[State]):
             else:
                 changes["paid_lady"] = {**state.paid_lady, seat: state.paid_lady.get(seat, 0) + 1}
             if choice == "discount":
-                changes["discounted"] = state.discounted | {shopper}
+                changes["discounted"] = state.discounted | {state.lady_of(seat)}
         elif choice == "defer":
             cards[card.name] = evolve(card, place="deferred-new")
         elif from_courtesan:
@@ -648,7 +685,7 @@ class LadiesAndGentlemen(Game[State]):
     def _done(self, state: State, event: Event) -> State:
         done = state.done | {event["seat"]}
         state = evolve(state, evening=True, billing=True, done=done)
-        if done != frozenset(state.gentlemen):
+        if not state.day_over:
             return state
         # The day is over: deferred cards come back tomorrow; a lady's unsettled cards
         # cannot remain (done needs every bill settled).
@@ -815,7 +852,7 @@ class LadiesAndGentlemen(Game[State]):
         if over or outcome is not None:
             detail["money"] = {names[g]: state.money[g] for g in state.gentlemen if state.money[g] is not None}
         if not over or None in state.money.values():  # a tie may turn on money this reader may not know
-            return Result({}, [], detail)
+            return Result({}, [], detail, ended_early=ended_early(outcome))
         elegance = self.elegance(state)
         winners, excluded, why, scandal = self._ball_verdict(state, elegance)
         detail.update(
@@ -825,7 +862,8 @@ class LadiesAndGentlemen(Game[State]):
             winners=[names[s] for s in sorted(winners)],
             why=why,
         )
-        return Result({names[s]: elegance[s] for s in state.shoppers}, self._ranking(state, elegance, winners, excluded), detail)
+        return Result({names[s]: elegance[s] for s in state.shoppers}, self._ranking(state, elegance, winners, excluded), detail,
+                      winners=detail["winners"])
 
     def _ball_verdict(self, state: State, elegance: Mapping[int, int]) -> tuple[set[int], set[int], str, bool]:
         """(winners, excluded, the sentence, whether a scandal happened)."""

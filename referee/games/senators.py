@@ -28,14 +28,38 @@ Reference: docs/games/ (made from this module). Decisions where the rules are si
   most one governor; with the quaestor it holds resource cards only.
 - An office `adjust` needs the office's holder to be cashing in now; any held office may
   be played so (the censor is the one the spec names); the card is discarded.
-- When a player is eliminated while a demand to him is pending, the demand lapses.
-  While he is cashing in, his cash-in ends and the next player's `join` is due.
+- When a player is eliminated while a demand to him is pending, the demand is dropped and
+  the blackmail is finished (the next `event` may come). While he is cashing in, his
+  cash-in ends and the next player's `join` is due. His standing bids are withdrawn: on
+  each undecided card the last bid left holds (in legal play the highest; after a ruled
+  bid that was not higher, the one that stood last before his); a card with none left
+  has no bid and, once the bidding is over, goes to the active player free.
 - Bids move no money and are not checked against it; the payer of a `decide` is.
 - `ranking` before the end orders by senators only (money is secret); at the end by
   senators, then money. `result` shows money only once the game is over.
+- A game the table ends before the 4th war (and before only one player has senators
+  left) names no winner: senators, then money rank the standings it reached.
 - `adjust` is logged by the host (it is the table's book-keeping, not a move).
 - A move the table lets stand (a `ruling`, or a rule its `house_rules` turn off) applies
-  this module's effect as for a legal move, where the state has a place for it (`referee.replay`).
+  this module's effect as for a legal move, where the state has a place for it (`referee.replay`):
+  - out of turn: a bid or `join` out of order is the mover's turn; the queue goes on
+    clockwise from him, and those he passed over bid (join) when it comes round to them.
+    An auction, blackmail or cash-in by another seat makes him the active player: the
+    next event card starts his left neighbour's turn. A `decide` or `demand` by another
+    seat stands as the active player's (he pays on `buy`, as the check judges it); an
+    `answer` by a seat that is not the target as the target's.
+  - not higher: the bid becomes the card's high bid, its bidder holds it; a price below
+    1 is paid as named. A bid's prices on cards not in the auction name nothing: they
+    are dropped, the rest of the bid stands.
+  - wrong amount: the effect uses what the move names: every card of an auction of too
+    many cards; a "set" that is not one is sold for the sum of its resource values.
+  - no meaning (the state stays, `"applied": false`): a bid outside the bidding, a
+    `decide` with nothing to decide or of a card decided already, an `answer` with no
+    demand (the spec's list), and, as decided here, a `demand` outside a blackmail, a
+    `join` while nobody may join, a `done` outside a cash-in (there is nothing they
+    could join or close). A demand to an eliminated player is dropped at once; a demand
+    while another is pending replaces it.
+  - a consul played outside a cash-in lowers only that purchase's price.
 """
 
 from __future__ import annotations
@@ -47,7 +71,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from .base import Event, Game, Outcome, Result, Seat, Termination, Violation, broken, evolve, replace_at
+from .base import Event, Game, NoMeaning, Outcome, Result, Seat, Termination, Violation, broken, ended_early, evolve, replace_at
 
 COLOURS = ("red", "orange", "yellow", "green", "blue", "purple")
 OFFICES = ("governor", "censor", "consul", "quaestor")
@@ -161,6 +185,7 @@ class Auction:
     bidders: tuple[int, ...]  # still to bid, in order
     high: Mapping[str, tuple[int, int]] = field(default_factory=dict)  # card -> (price, bidder)
     decided: frozenset[str] = frozenset()
+    bids: tuple[tuple[str, int, int], ...] = ()  # every bid on a card of this auction: (card, price, bidder), in order
 
     @property
     def deciding(self) -> bool:
@@ -434,10 +459,12 @@ class Senators(Game[State]):
         seat, name = event["seat"], state.names[event["seat"]]
         yield from self._alive_checks(state, event)
         auction = state.action
-        if not isinstance(auction, Auction) or auction.deciding:
+        if not isinstance(auction, Auction):
             yield broken("sen.turn", "No auction is taking bids now.")
-            return
-        if seat != auction.bidders[0]:
+            return  # no auction: no cards and no bids to judge the prices against
+        if auction.deciding:
+            yield broken("sen.turn", "No auction is taking bids now.")
+        elif seat != auction.bidders[0]:
             yield (broken("sen.turn", "It is %(bidder)s's bid, not %(name)s's.", bidder=state.names[auction.bidders[0]], name=name) if seat in auction.bidders
                    else broken("sen.turn", "%(name)s does not bid in this auction (once each, not the active player).", name=name))
         for card, price in event["bids"].items():
@@ -457,13 +484,13 @@ class Senators(Game[State]):
             yield broken("sen.turn", "Only %(active)s decides the auction.", active=state.names[state.active])
         if not isinstance(auction, Auction) or not auction.deciding:
             yield broken("sen.action.order", "No auction waits for decisions.")
-            return
+            return  # nothing to decide: no bid to judge the card or the payment by
         if card not in auction.high or card in auction.decided:
             yield (broken("sen.decide.card", "%(card)s got no bid.", card=card) if card not in auction.high
                    else broken("sen.decide.card", "%(card)s is decided already.", card=card))
-            return
+            return  # no open bid on the card: no price to pay
         price, bidder = auction.high[card]
-        payer = bidder if event["choice"] == "sell" else seat
+        payer = bidder if event["choice"] == "sell" else state.active
         if state.money[payer] < price:
             yield broken("sen.money.short", "%(payer)s cannot pay %(price)s for %(card)s.", payer=state.names[payer], price=price, card=card)
 
@@ -473,14 +500,13 @@ class Senators(Game[State]):
         blackmail = state.action
         if not isinstance(blackmail, Blackmail):
             yield broken("sen.turn", "%(name)s demands cards only in a blackmail.", name=state.names[seat])
-            return
-        if blackmail.pending is not None:
+        elif blackmail.pending is not None:
             yield broken("sen.turn", "%(name)s has not answered the last demand yet.", name=state.names[blackmail.pending[0]])
         if target == seat or not state.alive(target):
             yield broken("sen.action.order", "A demand goes to another player still in the game.")
         if state.places.get(card) != ("up", target):
             yield broken("sen.card.owner", "%(target)s has no face-up %(card)s.", target=state.names[target], card=card)
-        if target in blackmail.demanded:
+        if isinstance(blackmail, Blackmail) and target in blackmail.demanded:
             yield broken("sen.demand.twice", "%(target)s has had a demand in this blackmail already.", target=state.names[target])
 
     def _answer_checks(self, state: State, event: Event) -> Iterator[Violation]:
@@ -493,7 +519,6 @@ class Senators(Game[State]):
         target, card, price = blackmail.pending
         if seat != target:
             yield broken("sen.turn", "The demand is to %(target)s, not %(name)s.", target=state.names[target], name=state.names[seat])
-            return
         payer = state.active if event["choice"] == "sell" else target
         if state.money[payer] < price:
             yield broken("sen.money.short", "%(payer)s cannot pay %(price)s.", payer=state.names[payer], price=price)
@@ -504,10 +529,9 @@ class Senators(Game[State]):
         cash_in = state.action
         if not isinstance(cash_in, CashIn) or not cash_in.queue or cash_in.casher is not None:
             yield broken("sen.turn", "No one may join a cash-in now.")
-            return
-        if seat != cash_in.queue[0]:
+        elif seat != cash_in.queue[0]:
             yield broken("sen.turn", "It is %(name)s's turn to join or pass, not %(name2)s's.", name=state.names[cash_in.queue[0]], name2=state.names[seat])
-        elif event["choice"] == "pay" and state.money[seat] < JOIN_PRICE:
+        if event["choice"] == "pay" and state.money[seat] < JOIN_PRICE:
             yield broken("sen.money.short", "%(name)s cannot pay %(JOIN_PRICE)s to join.", name=state.names[seat], JOIN_PRICE=JOIN_PRICE)
 
     def _cashing(self, state: State, seat: int) -> bool:
@@ -605,28 +629,50 @@ class Senators(Game[State]):
                 places.update({c: OUT for c in action.cards if places.get(c) == AUCTION})
             return evolve(state, places=places, action=None, action_done=True)
         if isinstance(action, Auction):
+            # His bids are withdrawn: on each undecided card the last bid left (in legal
+            # play the highest) holds again; a card with none left has no bid.
             bidders = tuple(s for s in action.bidders if s != seat)
-            high = {c: bid for c, bid in action.high.items() if bid[1] != seat}
-            return self._after_bid(evolve(state, action=evolve(action, bidders=bidders, high=high)))
+            bids = tuple(bid for bid in action.bids if bid[2] != seat)
+            high = {card: bid for card, bid in action.high.items() if card in action.decided}
+            high.update({card: (price, bidder) for card, price, bidder in bids if card not in action.decided})
+            return self._after_bid(evolve(state, action=evolve(action, bidders=bidders, high=high, bids=bids)))
         if isinstance(action, Blackmail) and action.pending is not None and action.pending[0] == seat:
-            return evolve(state, action=evolve(action, pending=None))
+            return evolve(state, action=evolve(action, pending=None), action_done=True)  # nothing else waits in a blackmail
         if isinstance(action, CashIn):
             queue = tuple(s for s in action.queue if s != seat)
             casher = None if action.casher == seat else action.casher
             return self._next_casher(state, evolve(action, queue=queue, casher=casher, consul=action.consul and casher is not None))
         return state
 
+    def _taken_up(self, state: State, event: Event) -> State:
+        """The action is the mover's: out of turn (ruled), play goes on from him (the next
+        event card is his left neighbour's), as after his own turn."""
+        return state if event["seat"] == state.active else evolve(state, active=event["seat"])
+
     def _auction(self, state: State, event: Event) -> State:
+        state = self._taken_up(state, event)
         cards = tuple(event["cards"])
         places = {**state.places, **{c: AUCTION for c in cards}}
         auction = Auction(cards, state.others_from_left(state.active))
         return self._after_bid(evolve(state, places=places, action=auction))
 
     def _bid(self, state: State, event: Event) -> State:
-        auction = state.action
-        assert isinstance(auction, Auction)
-        high = {**auction.high, **{c: (p, event["seat"]) for c, p in event["bids"].items()}}
-        return self._after_bid(evolve(state, action=evolve(auction, bidders=auction.bidders[1:], high=high)))
+        """Each price names the bidder the card's high bid; play goes on clockwise from him."""
+        auction, seat = state.action, event["seat"]
+        if not isinstance(auction, Auction) or auction.deciding:
+            raise NoMeaning("a bid outside the bidding")
+        named = [(card, price, seat) for card, price in event["bids"].items() if card in auction.cards]
+        high = {**auction.high, **{card: (price, bidder) for card, price, bidder in named}}
+        bidders = self._going_on(state, auction.bidders, seat)
+        return self._after_bid(evolve(state, action=evolve(auction, bidders=bidders, high=high, bids=(*auction.bids, *named))))
+
+    @staticmethod
+    def _going_on(state: State, queue: tuple[int, ...], mover: int) -> tuple[int, ...]:
+        """Who is still to act after the mover (bids, joins): the queue going on clockwise
+        from him. After a legal move that is the rest of the queue; after an out-of-turn
+        move that stands, those he passed over keep their turns and come last."""
+        n = state.seat_count
+        return tuple(sorted((s for s in queue if s != mover), key=lambda s: (s - mover) % n))
 
     def _after_bid(self, state: State) -> State:
         """When the last bid is in, unbid cards go to the active player; the auction may end."""
@@ -639,7 +685,8 @@ class Senators(Game[State]):
 
     def _decide(self, state: State, event: Event) -> State:
         auction, card = state.action, event["card"]
-        assert isinstance(auction, Auction)
+        if not isinstance(auction, Auction) or not auction.deciding or card not in auction.open_decisions:
+            raise NoMeaning("nothing to decide, or decided already")
         price, bidder = auction.high[card]
         if event["choice"] == "sell":
             state = self._pay(state, bidder, state.active, price)
@@ -651,17 +698,20 @@ class Senators(Game[State]):
         return evolve(state, places={**state.places, card: ("up", owner)}, action=auction, action_done=not auction.open_decisions)
 
     def _blackmail(self, state: State, event: Event) -> State:
+        state = self._taken_up(state, event)
         return evolve(self._pay(state, None, state.active, BLACKMAIL_TAKE), action=Blackmail(), action_done=True)
 
     def _demand(self, state: State, event: Event) -> State:
-        blackmail = state.action
-        assert isinstance(blackmail, Blackmail)
-        pending = (event["target"], event["card"], event["price"])
-        return evolve(state, action=Blackmail(blackmail.demanded | {event["target"]}, pending), action_done=False)
+        blackmail, target = state.action, event["target"]
+        if not isinstance(blackmail, Blackmail):
+            raise NoMeaning("a demand outside a blackmail")
+        pending = (target, event["card"], event["price"]) if state.alive(target) else None  # nobody left to answer: dropped
+        return evolve(state, action=Blackmail(blackmail.demanded | {target}, pending), action_done=pending is None)
 
     def _answer(self, state: State, event: Event) -> State:
         blackmail = state.action
-        assert isinstance(blackmail, Blackmail) and blackmail.pending is not None
+        if not isinstance(blackmail, Blackmail) or blackmail.pending is None:
+            raise NoMeaning("an answer with no demand")
         target, card, price = blackmail.pending
         if event["choice"] == "sell":
             state, owner = self._pay(state, state.active, target, price), state.active
@@ -671,6 +721,7 @@ class Senators(Game[State]):
         return evolve(state, places=places, action=evolve(blackmail, pending=None), action_done=True)
 
     def _cash_in(self, state: State, event: Event) -> State:
+        state = self._taken_up(state, event)
         return self._next_casher(state, CashIn(state.others_from_left(state.active)))
 
     def _next_casher(self, state: State, cash_in: CashIn) -> State:
@@ -681,11 +732,13 @@ class Senators(Game[State]):
 
     def _join(self, state: State, event: Event) -> State:
         cash_in, seat = state.action, event["seat"]
-        assert isinstance(cash_in, CashIn)
+        if not isinstance(cash_in, CashIn) or not cash_in.queue or cash_in.casher is not None:
+            raise NoMeaning("a join while nobody may join")
+        queue = self._going_on(state, cash_in.queue, seat)
         if event["choice"] == "pay":
             state = self._pay(state, seat, state.active, JOIN_PRICE)
-            return evolve(state, action=CashIn(cash_in.queue[1:], seat))
-        return self._next_casher(state, CashIn(cash_in.queue[1:]))
+            return evolve(state, action=CashIn(queue, seat))
+        return self._next_casher(state, CashIn(queue))
 
     def _use_cards(self, state: State, seat: int, cards: Sequence[str]) -> State:
         unseen = sum(1 for c in cards if c not in state.places)
@@ -696,7 +749,9 @@ class Senators(Game[State]):
 
     def _sell_set(self, state: State, event: Event) -> State:
         seat, cards = event["seat"], event["cards"]
-        payout = set_payout(cards, "office" in event) or 0
+        payout = set_payout(cards, "office" in event)
+        if payout is None:  # not a set, let stand: the bank pays the values of the cards named, no bonus
+            payout = sum(value for _, value in filter(None, map(resource, cards)))
         state = self._use_cards(state, seat, [*cards, *([event["office"]] if "office" in event else [])])
         return self._pay(state, None, seat, payout)
 
@@ -705,14 +760,16 @@ class Senators(Game[State]):
         cost = event["count"] * self._senator_price(state, "office" in event)
         if "office" in event:
             cash_in = state.action
-            assert isinstance(cash_in, CashIn)
-            state = evolve(self._use_cards(state, seat, [event["office"]]), action=evolve(cash_in, consul=True))
+            state = self._use_cards(state, seat, [event["office"]])
+            if isinstance(cash_in, CashIn):  # outside a cash-in (ruled) the consul lowers only this price
+                state = evolve(state, action=evolve(cash_in, consul=True))
         state = self._pay(state, seat, None, cost)
         return evolve(state, senators=replace_at(state.senators, seat, state.senators[seat] + event["count"]))
 
     def _done(self, state: State, event: Event) -> State:
         cash_in = state.action
-        assert isinstance(cash_in, CashIn)
+        if not isinstance(cash_in, CashIn):
+            raise NoMeaning("a done outside a cash-in")
         if event["seat"] == state.active:
             return evolve(state, action=evolve(cash_in, casher=None, consul=False), action_done=True)
         return self._next_casher(state, CashIn(cash_in.queue))
@@ -863,4 +920,5 @@ class Senators(Game[State]):
         if over:
             detail["money"] = dict(zip(names, state.money))
             detail["cards"] = {names[s]: state.cards_of(s, "up", "down", "hand") for s in range(state.seat_count)}
-        return Result(scores, ranking, detail)
+        winners = ranking[0] if state.over else []
+        return Result(scores, ranking, detail, winners=winners, ended_early=ended_early(outcome))

@@ -8,12 +8,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, abort, current_app, request, session
+from flask import Flask, Response, abort, current_app, jsonify, render_template, request, session
+from flask_babel import gettext
 from limits import parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
 from ..access import Access, Caller, may_log
+from ..database import Unavailable
 from ..groups import Groups
 from ..record import MAX_SEQ, write_record
 from ..replay import Fold, Sight
@@ -183,8 +185,27 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     pages.init_app(app)
     app.register_blueprint(group_pages.bp)
+    app.register_error_handler(Unavailable, unavailable)
     app.after_request(security_headers)
     return app
+
+
+RETRY_SECONDS = 2  # how soon a phone asks again while the database is away
+
+
+def unavailable(error: Unavailable) -> Response:
+    """The database is away (a restart, a failover, a disk that refuses writes): 503 with
+    Retry-After, in words, never a 500; the phone keeps its move and sends it again (its
+    idempotency key stores it once). Answers again as soon as the database does."""
+    current_app.logger.warning("%s", error)
+    words = gettext("The database is not answering; your move waits on this phone and is sent again")
+    if request.path.startswith("/api/"):
+        response = jsonify({"error": words})
+    else:
+        response = Response(render_template("unavailable.html", words=words), mimetype="text/html")
+    response.status_code = 503
+    response.headers["Retry-After"] = str(RETRY_SECONDS)
+    return response
 
 
 CSP = (

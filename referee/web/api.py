@@ -11,10 +11,10 @@ from flask import Blueprint, Response, abort, current_app, jsonify, request
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 from werkzeug.exceptions import HTTPException
 
-from ..access import AccessDenied, Caller, SeatTaken, visible_event
+from ..access import MOVE_CODE_SECONDS, AccessDenied, Caller, MoveRefused, SeatTaken, visible_event
 from ..record import FORMAT, MAX_SEQ, Header, RecordError, check_names, load_json, normal_name, parse_header, read_record
 from ..replay import Fold, Sight, flag_json, report
-from ..store import Conflict, UnknownGame, now
+from ..store import Conflict, SecretSeen, UnknownGame, now
 from ..tables import NotOver
 from . import CLIENT_GONE, record_download, referee, refusal, sight_of
 
@@ -57,7 +57,9 @@ class Code(Schema):
 
 
 class ClaimSeat(Schema):
-    code = fields.String(validate=validate.Length(min=1, max=20))
+    code = fields.String(validate=validate.Length(min=1, max=20), metadata={"description": "the join code"})
+    move_code = fields.String(validate=validate.Length(min=1, max=20), metadata={
+        "description": "the one-time code the seat's own phone showed (POST .../move-code): the seat moves here, keeping everything"})
 
 
 class Created(Schema):
@@ -159,7 +161,8 @@ def game_json(game_id: str, fold: Fold, caller: Caller) -> dict[str, Any]:
         "seats": list(fold.header.seats),
         "seq": fold.seq,
         "host_seat": referee().tables.store.host_seat(game_id),
-        "you": {"role": caller.role, "seat": seat},
+        "seat_changes": referee().tables.store.seat_changes(game_id),
+        "you": {"role": caller.role, "seat": seat, **({"blind": True} if caller.blind else {})},
         "revealed": bool(fold.game.private_events) and referee().tables.store.revealed(game_id) is not None,
         "view": fold.view(seat, sight),
         **report(fold, sight=sight),
@@ -199,7 +202,11 @@ def host_plays(game_id: str) -> Response:
     seat = json_body(SCHEMAS["HostSeat"])["seat"]
     if seat >= len(header.seats):
         raise BadFields({"seat": [f"There are {len(header.seats)} seats (0 to {len(header.seats) - 1})."]})
-    played = referee().access.host_plays(game_id, seat)
+    try:
+        played = referee().access.host_plays(game_id, seat)
+    except SecretSeen as seen:
+        abort(409, f"the host starts to play only while no other seat's private record is logged (one was logged at event {seen.seq}); "
+                   "the host keeps score for this game")
     if played != seat:
         abort(409, f"the host plays seat {played} already; that cannot change")
     return jsonify(host_seat=played)
@@ -247,8 +254,16 @@ def claim_seat(game_id: str, seat: int) -> tuple[Response, int]:
     if not 0 <= seat < len(header.seats):
         abort(404, f"there is no seat {seat}")
     access = referee().access
+    if "move_code" in body:  # the seat's own phone showed this code: the seat moves here
+        referee().guesses.check()
+        try:
+            token = access.take_move(game_id, seat, referee().guesses.readable(body["move_code"]))
+        except MoveRefused as error:
+            referee().guesses.failed()
+            abort(403, str(error))
+        return jsonify(seat=seat, name=header.seats[seat], token=token), 201
     if caller.is_host:
-        return jsonify(seat=seat, name=header.seats[seat], token=access.reissue_seat(game_id, seat)), 201
+        return jsonify(seat=seat, name=header.seats[seat], token=access.hand_on(game_id, seat)), 201
     referee().guesses.check()
     if access.game_for_code(referee().guesses.readable(body.get("code", ""))) != game_id:
         referee().guesses.failed()
@@ -258,6 +273,15 @@ def claim_seat(game_id: str, seat: int) -> tuple[Response, int]:
     except SeatTaken as error:
         abort(409, str(error))
     return jsonify(seat=seat, name=header.seats[seat], token=token), 201
+
+
+@bp.post("/games/<game_id>/move-code")
+def move_code(game_id: str) -> tuple[Response, int]:
+    """A seat's own phone asks for a one-time code that moves the seat to another phone."""
+    caller = caller_at(game_id)
+    if caller.role != "seat":
+        abort(403, "only a seat's own phone moves it to another phone (the host hands a seat on: POST .../seats/N)")
+    return jsonify(seat=caller.seat, move_code=referee().access.move_code(game_id, caller), expires_in=MOVE_CODE_SECONDS), 201
 
 
 @bp.get("/games/<game_id>")
@@ -393,6 +417,7 @@ def openapi_document() -> dict[str, Any]:
         "post": json_op("Log an event", "AppendEvent", "201", [game_id, {"name": "Idempotency-Key", "in": "header", "schema": {"type": "string"}}]),
         "get": json_op("Events after a seq", params=[game_id, after, {"name": "wait", "in": "query", "schema": {"type": "number"}}]),
     })
+    spec.path("/api/games/{game_id}/move-code", operations={"post": json_op("A seat's one-time code to move it to another phone", ok="201", params=[game_id])})
     spec.path("/api/games/{game_id}/host-seat", operations={"post": json_op("The host plays a seat (for good)", "HostSeat", params=[game_id])})
     spec.path("/api/games/{game_id}/reveal", operations={"post": json_op("Reveal the secrets at the end (host)", params=[game_id])})
     spec.path("/api/games/{game_id}/witness/{seq}", operations={"get": json_op("The witness hash at an event", params=[game_id, {"name": "seq", "in": "path", "required": True, "schema": {"type": "integer"}}])})

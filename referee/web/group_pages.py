@@ -3,7 +3,9 @@
 A browser is a member once it has opened the group's link (or made the group, or imported
 it): the link's code is then kept in the signed session cookie, and counts until a member
 renews the link. Everyone else is told there is no such group: nothing of a group is shown
-outside it, not even that it exists.
+outside it, not even that it exists. The browser that made the group (or imported it), and
+any that opens its host link, is its host (`groups.py`), kept by the host link's code in the
+session cookie as well: only the host changes the house rules.
 """
 
 from __future__ import annotations
@@ -12,16 +14,16 @@ import itertools
 import json
 from typing import Any
 
-from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response as BaseResponse
 
 from ..games import GAMES
-from ..groups import GroupError
+from ..groups import GroupError, NotAHouseRule
 from ..record import RecordError, load_json
 from ..stats import plays_csv
 from . import join_group, member_group, referee
-from .pages import line_chart, public_url, qr_svg, rule_texts
+from .pages import line_chart, public_url, qr_svg
 from .words import day
 
 bp = Blueprint("groups", __name__, url_prefix="/groups")
@@ -30,6 +32,20 @@ CHART_PLAYERS = 6
 GAMES_A_PAGE = 10  # on the group's page, finished or not, newest first
 LAST_PAGE = 10**6  # a larger page number reads as this one (SQLite's OFFSET is a 64-bit integer)
 EVENINGS_SHOWN = 10  # the page lists the latest evenings; the CSV and `referee stats --json` have them all
+CHANGES_SHOWN = 10  # the latest changes of the house rules, on the group's page
+GROUP_HOSTS = "group_hosts"  # in the signed session cookie: the codes of the host links this browser holds
+GROUP_HOSTS_KEPT = 20
+
+
+def become_host(group_id: str) -> None:
+    """This browser is the group's host (and a member), until the host link is renewed."""
+    code = referee().groups.host_code(group_id)
+    session[GROUP_HOSTS] = [code, *[known for known in session.get(GROUP_HOSTS, []) if known != code]][:GROUP_HOSTS_KEPT]
+
+
+def hosts(group_id: str) -> bool:
+    """Whether this browser is the group's host."""
+    return any(referee().groups.for_host_code(code) == group_id for code in session.get(GROUP_HOSTS, []))
 
 
 @bp.post("")
@@ -40,6 +56,7 @@ def create() -> BaseResponse:
     except GroupError as error:
         flash(str(error), "error")
         return redirect(url_for("pages.home"))
+    become_host(group_id)
     return joined(group_id)
 
 
@@ -53,6 +70,15 @@ def joined(group_id: str) -> BaseResponse:
 def join_link(code: str) -> BaseResponse:
     """The group's link: whoever opens it is a member."""
     return joined(referee().guesses.found(code, referee().groups.for_code, "No group has this link."))
+
+
+@bp.get("/host/<code>")
+def host_link(code: str) -> BaseResponse:
+    """The group's host link (`referee group link GROUP --host`): whoever opens it is the
+    group's host, and a member."""
+    group_id = referee().guesses.found(code, referee().groups.for_host_code, "No group has this link.")
+    become_host(group_id)
+    return joined(group_id)
 
 
 @bp.post("/<group_id>/link")
@@ -77,17 +103,23 @@ def group(group_id: str) -> str:
     link = public_url("groups.join_link", code=found["code"])
     return render_template("group.html", group=found, players=groups.players(group_id), games=games, link=link, qr=qr_svg(link),
                            page=page, older=len(shown) > GAMES_A_PAGE, house_rules={game: groups.house_rules(group_id, game) for game in GAMES},
-                           rule_texts=rule_texts)
+                           hosting=hosts(group_id), changes=groups.house_rule_changes(group_id, CHANGES_SHOWN))
 
 
 @bp.post("/<group_id>/house-rules")
 def house_rules(group_id: str) -> BaseResponse:
-    """The rules of a game this group does not play by: its next games carry them."""
+    """The rules of a game this group does not play by (the group's host sets them): its next
+    games carry them. An id that is not one of the game's rules is a 400 naming it."""
     member_group(group_id)
+    if not hosts(group_id):
+        abort(403, gettext("Only the group's host changes its house rules."))
     game = request.form.get("game", "")
     if game not in GAMES:
         abort(404, "There is no such game.")
-    referee().groups.set_house_rules(group_id, game, request.form.getlist("off"))
+    try:
+        referee().groups.set_house_rules(group_id, game, request.form.getlist("off"))
+    except NotAHouseRule as error:
+        abort(400, gettext(error.template, **error.values))
     flash(gettext("House rules saved: the group's next games of %(game)s carry them.", game=GAMES[game].title), "info")
     return redirect(url_for("groups.group", group_id=group_id) + "#house-rules")
 
@@ -166,4 +198,5 @@ def import_group() -> BaseResponse:
     except (GroupError, RecordError) as error:
         flash(gettext("Not a group file: %(problem)s", problem=str(error)), "error")
         return redirect(url_for("pages.home"))
+    become_host(group_id)
     return joined(group_id)

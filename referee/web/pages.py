@@ -42,11 +42,10 @@ from markupsafe import Markup
 from marshmallow import fields
 from werkzeug.wrappers import Response as BaseResponse
 
-from ..access import SPECTATOR, AccessDenied, Caller, SeatTaken, normalise_code
+from ..access import SPECTATOR, AccessDenied, Caller
 from ..games import GAMES, find_game
 from ..groups import GroupError, clean_name
 from ..record import COMMON_EVENTS, FORMAT, MAX_SEQ, RecordError, check_names, normal_name, parse_header, read_record
-from ..games.base import Termination
 from ..replay import CORE_RULES, Fold, Sight, explain, flag_json, result_hidden
 from ..store import Conflict, UnknownGame, now
 from ..tables import NotOver
@@ -83,9 +82,13 @@ def init_app(app: Flask) -> None:
     csrf.exempt(api_bp)
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = compile_translations(Path(app.instance_path) / "translations")
     babel.init_app(app, locale_selector=choose_language)
+    from . import seat_pages
+
     app.register_blueprint(bp)
+    app.register_blueprint(seat_pages.bp)
     app.jinja_env.globals.update(GAMES=GAMES, card_label=card_label, card_text=card_text, say=say, colour_text=colour, boutique_text=boutique_text, senators_tie=senators_tie, ball_verdict=ball_verdict,
-                                 flag_sentence=flag_sentence, end_sentence=end_sentence, get_locale=get_locale, receipt_qr=qr_svg, duration=duration, day=day)
+                                 flag_sentence=flag_sentence, end_sentence=end_sentence, get_locale=get_locale, receipt_qr=qr_svg, duration=duration, day=day,
+                                 rule_texts=rule_texts)
     app.jinja_env.filters["say"] = say
 
 
@@ -145,19 +148,22 @@ def flag_sentence(game: str, flag: dict[str, Any], names: Any = ()) -> Markup:
 
 
 def end_sentence(fold: Fold, sight: Sight) -> Markup:
-    """"Game over" and why. A reason the host typed (`end`) is shown as typed; in German the
-    winners lead and the game's own ending follows, translated (`words.ending`).
+    """"Game over" and why; in German the winners lead and the game's own ending follows,
+    translated (`words.ending`). A game the table ended early says so, with the reason the
+    host typed, and names a winner only where the game's rules name one.
     Before the host has revealed the secrets of a game that has them, only that it awaits him."""
     outcome = fold.outcome
     if outcome is None:
         return Markup("")
     if result_hidden(fold, sight) and fold.game.private_events:
         return Markup.escape(gettext("Game over? The host confirms the end; then every secret is shown."))
-    over = gettext("Game over")
-    ranking = fold.result(sight).ranking
-    first = ranking[0] if ranking else []
+    result = fold.result(sight)
+    first = result.winners
     lead = ngettext("%(names)s wins.", "%(names)s win.", len(first), names=" & ".join(first)) if first else ""
-    if get_locale().language == "en" or outcome.termination is Termination.TABLE_END:
+    if result.ended_early:  # the table's `end`: its reason as typed, and a winner only where the rules name one
+        return Markup("{}: {} ({})").format(gettext("Ended early"), lead or gettext("nobody wins."), ending(outcome.reason) or outcome.reason)
+    over = gettext("Game over")
+    if get_locale().language == "en":
         named = all(name in outcome.reason for name in first)  # "…; Cem is Boss and wins" names him already
         return Markup("{}: {}").format(over, outcome.reason) if named else Markup("{}: {} ({})").format(over, lead, outcome.reason)
     said = ending(outcome.reason)
@@ -217,16 +223,19 @@ def new_game() -> Any:
         abort(404, "There is no such game.")
     group = member_group(request.values["group"]) if request.values.get("group") else None
     offered = [p.name for p in referee().groups.active(group["id"])] if group else []
+    off = referee().groups.house_rules(group["id"], game) if group else []  # named on the form before the game is made
     if request.method == "GET":
-        return render_template("new.html", game=find_game(game), names="", group=group, offered=offered)
+        return render_template("new.html", game=find_game(game), names="", group=group, offered=offered, off=off)
     names = [normal_name(line) for line in re.split(r"[\n,]", request.form.get("seats", "")) if line.strip()]
     header_json = {"format": FORMAT, "game": game, "seats": names, "options": options_from_form(game, request.form), "started_at": now()}
     if request.form.get("title", "").strip():
         header_json["title"] = request.form["title"].strip()
-    off = referee().groups.house_rules(group["id"], game) if group else []
     if off:  # the group's house rules, in the record itself
         header_json["house_rules"] = {"off": off}
     host_seat = parse_value(request.form.get("host_seat") or "-1")
+    if request.form.get("house_rules", " ".join(off)) != " ".join(off):  # the form named other house rules
+        flash(gettext("The group's house rules changed meanwhile: this game will carry the ones named now."), "error")
+        return render_template("new.html", game=find_game(game), names="\n".join(names), group=group, offered=offered, off=off), 409
     try:
         header = parse_header(header_json, None)
         check_names(header.seats, None)
@@ -236,12 +245,12 @@ def new_game() -> Any:
             raise RecordError(gettext("Your seat: there are only %(count)s players.", count=len(names)))
     except (RecordError, GroupError) as error:
         flash(str(error), "error")
-        return render_template("new.html", game=find_game(game), names="\n".join(names), group=group, offered=offered), 400
+        return render_template("new.html", game=find_game(game), names="\n".join(names), group=group, offered=offered, off=off), 400
     game_id = referee().tables.create(header, host_seat=None if host_seat == -1 else host_seat)
     if group:
         referee().groups.seat(group["id"], game_id, names)
     _, host_token = referee().access.open_table(game_id)
-    return with_token(redirect(url_for("pages.host", game_id=game_id)), game_id, host_token)
+    return with_token(redirect(url_for("seats.host", game_id=game_id)), game_id, host_token)
 
 
 def options_from_form(game: str, form: Any) -> dict[str, Any]:
@@ -255,22 +264,6 @@ def options_from_form(game: str, form: Any) -> dict[str, Any]:
     if game == "ladies-and-gentlemen" and form.get("gossip") == "on":
         options["gossip"] = True
     return options
-
-
-@bp.get("/g/<game_id>/host")
-def host(game_id: str) -> Any:
-    """The host's page: the join code and a QR code for the other phones."""
-    fold = fold_of(game_id)
-    caller = page_caller(game_id)
-    if not caller.is_host:
-        return redirect(url_for("pages.table", game_id=game_id))
-    code = referee().access.join_code(game_id) or ""
-    link = public_url("pages.join_link", code=code)
-    qr = qr_svg(link)
-    taken = referee().access.claimed_seats(game_id)
-    group_id = referee().groups.group_of(game_id)
-    return render_template("host.html", fold=fold, game_id=game_id, code=code, link=link, qr=qr, taken=taken, playing=caller.seat,
-                           group=in_group(group_id), groups=[] if group_id else my_groups())
 
 
 @bp.post("/g/<game_id>/host/group")
@@ -287,77 +280,7 @@ def to_group(game_id: str) -> BaseResponse:
         flash(str(error), "error")
     else:
         flash(gettext("The game belongs to %(group)s now.", group=group["name"]), "info")
-    return redirect(url_for("pages.host", game_id=game_id))
-
-
-@bp.post("/g/<game_id>/host/release/<int:seat>")
-def release(game_id: str, seat: int) -> BaseResponse:
-    """The host frees a claimed seat, so another phone can take it."""
-    fold = fold_of(game_id)
-    if not page_caller(game_id).is_host:
-        abort(403, "Only the host can free a seat.")
-    if not 0 <= seat < len(fold.header.seats):
-        abort(404, "There is no such seat.")
-    referee().access.release_seat(game_id, seat)
-    flash(gettext("%(name)s's seat is free again.", name=fold.header.seats[seat]), "info")
-    return redirect(url_for("pages.host", game_id=game_id))
-
-
-@bp.get("/j/<code>")
-def join_link(code: str) -> Any:
-    """The link in the QR code: straight to the seat picker."""
-    game_id = referee().guesses.found(code, referee().access.game_for_code, "No game has this code.")
-    return redirect(url_for("pages.seats", game_id=game_id, code=normalise_code(code)))
-
-
-@bp.post("/join")
-def join() -> Any:
-    """Join with a typed code."""
-    referee().guesses.check()
-    code = referee().guesses.readable(request.form.get("code", ""))
-    game_id = referee().access.game_for_code(code)
-    if game_id is None:
-        referee().guesses.failed()
-        flash(gettext("No game has the code %(code)s.", code=code), "error")
-        return render_template("home.html", recent=my_games(), groups=my_groups()), 404
-    return redirect(url_for("pages.seats", game_id=game_id, code=normalise_code(code)))
-
-
-@bp.get("/g/<game_id>/seats")
-def seats(game_id: str) -> Any:
-    """Pick your seat (or watch). A phone that holds a seat of this game (or hosts it) goes
-    back to the table: Back from the table never strands it among "taken" seats."""
-    fold = fold_of(game_id)
-    if page_caller(game_id).role != "spectator":
-        return redirect(url_for("pages.table", game_id=game_id))
-    taken = referee().access.claimed_seats(game_id)
-    return render_template("seats.html", fold=fold, game_id=game_id, taken=taken, code=request.args.get("code", ""),
-                           host_seat=referee().tables.store.host_seat(game_id))
-
-
-@bp.post("/g/<game_id>/seats/<int:seat>")
-def claim(game_id: str, seat: int) -> Any:
-    """Take a seat: the phone remembers it in a cookie for this game only."""
-    fold = fold_of(game_id)
-    access = referee().access
-    if not 0 <= seat < len(fold.header.seats):
-        abort(404, "There is no such seat.")
-    if page_caller(game_id).is_host:  # the host plays this seat, for good, and stays the host
-        played = access.host_plays(game_id, seat)
-        if played != seat:
-            flash(gettext("This phone plays %(name)s already; that cannot change before the reveal.", name=fold.header.seats[played]), "error")
-            return redirect(url_for("pages.host", game_id=game_id))
-        return redirect(url_for("pages.table", game_id=game_id))
-    referee().guesses.check()
-    if access.game_for_code(referee().guesses.readable(request.form.get("code", ""))) != game_id:
-        referee().guesses.failed()
-        abort(403, "The join code is wrong.")
-    try:
-        token = access.claim_seat(game_id, seat)
-    except SeatTaken:
-        flash(gettext("That seat is taken; the host can hand it to this phone."), "error")
-        return redirect(url_for("pages.seats", game_id=game_id, code=request.form.get("code", "")))
-    return with_token(redirect(url_for("pages.table", game_id=game_id)), game_id, token)
+    return redirect(url_for("seats.host", game_id=game_id))
 
 
 # --- the table -------------------------------------------------------------------------------
@@ -404,8 +327,10 @@ def table_context(game_id: str, fold: Fold, caller: Caller, error: str | None = 
         "ruled": fold.ruled[-5:],
         "sight": sight,
         "awaiting_reveal": finished and caller.is_host and bool(fold.game.private_events) and store.revealed(game_id) is None,
+        "unrevealed_end": finished and bool(fold.game.private_events) and store.revealed(game_id) is None,
         "witness": referee().tables.witness(game_id, fold.seq),
         "host_seat": store.host_seat(game_id),
+        "seat_changes": store.seat_changes(game_id),  # public: every phone is told who plays which seat since when
         "my_turn": my_turn,
         "status": turn_status(view, me, finished, logs_table),
         # The bar's button to this phone's controls: only where the phone has a move to make now.
@@ -454,7 +379,9 @@ def live(game_id: str) -> str:
     """Long-poll: answers with the table as soon as another phone logs, or after a while."""
     fold_of(game_id)
     after = seq_arg("after") or 0
-    waited = referee().tables.wait(game_id, after, current_app.config["LONG_POLL_SECONDS"], request.environ.get(CLIENT_GONE))
+    # A phone whose page awaits the host's reveal is answered at the reveal too.
+    waited = referee().tables.wait(game_id, after, current_app.config["LONG_POLL_SECONDS"], request.environ.get(CLIENT_GONE),
+                                   revealed=request.args.get("awaiting") != "reveal")
     fold = fold_of(game_id)
     context = {**table_context(game_id, fold, page_caller(game_id)), "live": True}
     if not waited:  # too many phones wait already: this one asks again later
@@ -653,6 +580,7 @@ def history(game_id: str) -> str:
         reasons=reasons, at=at, first_violation=first, page=page, pages=pages, only_flags=only_flags,
         then_view=None if then is None else then.view(seat, sight_of(game_id, then, caller, at=at)), then=then, game=fold.game,
         caller=caller, seat=seat, finished=fold.outcome is not None, aside=aside, official=official,
+        seat_changes=referee().tables.store.seat_changes(game_id),
     )
 
 
@@ -681,7 +609,9 @@ def result(game_id: str) -> str:
     why = None if hidden else explain(fold, events, sight)
     public = fold.view(None, sight)
     roles = public.get("teams", [])  # Ladies & Gentlemen: each gentleman's lady, the courtesan
-    return render_template("result.html", bgstats=None if hidden or fold.outcome is None else push_link(play(game_id, fold, events, created)),
+    # BG Stats is offered a play with a result: not a game ended before it ranked anyone (L&G before the Ball).
+    offered = not hidden and fold.outcome is not None and bool(outcome.ranking)
+    return render_template("result.html", bgstats=push_link(play(game_id, fold, events, created)) if offered else None,
                            minutes=None if hidden else minutes(*span(fold, events, created)),
                            group=in_group(referee().groups.group_of(game_id)),
                            fold=fold, game_id=game_id, result=outcome, hidden=hidden, charts=shown_charts, caller=caller,
@@ -747,8 +677,9 @@ def import_record() -> Any:
 
 
 def maintainer(key: str) -> None:
-    """The maintainer's pages answer only the key `referee rulings --link` prints (404 otherwise)."""
-    if not hmac.compare_digest(key, maintainer_key(current_app.config["SECRET_KEY"])):
+    """The maintainer's pages answer only the key `referee rulings --link` prints (404 otherwise,
+    also for a key that is not ASCII, which `compare_digest` cannot take as text)."""
+    if not hmac.compare_digest(key.encode("utf-8", "surrogatepass"), maintainer_key(current_app.config["SECRET_KEY"]).encode()):
         abort(404)
 
 
@@ -761,9 +692,11 @@ def app_is_wrong_page(key: str) -> str:
 
 @bp.get("/rulings/<key>/<game_id>.jsonl")
 def app_is_wrong_record(key: str, game_id: str) -> Response:
-    """The whole record of a game a ruling says the app judged wrongly (the maintainer holds every secret)."""
+    """The whole record of a game a ruling says the app judged wrongly (the maintainer holds every
+    secret): only of a game the list names, so the link opens no other game of the instance."""
     maintainer(key)
-    fold_of(game_id)
+    if game_id not in {row["game_id"] for row in app_is_wrong(referee().tables)}:
+        abort(404)
     return record_download(game_id, Caller("host"))
 
 
@@ -829,6 +762,25 @@ def service_worker() -> Response:
     script = (Path(__file__).resolve().parent / "static" / "sw.js").read_bytes()
     response = Response(script, mimetype="text/javascript")
     response.headers["Service-Worker-Allowed"] = "/"
+    return response
+
+
+# The offline copy is its reader's own: every answer about a game names whom it was
+# rendered for, and the service worker keeps a game's copies for one reader at a time (sw.js).
+def reader_of(game_id: str, caller: Caller) -> str:
+    """The reader a page of this game is rendered for: one per token and seat (a host who
+    starts to play a seat is a new reader), a keyed hash that never reveals the token."""
+    said = f"{game_id}\0{caller.role}\0{caller.seat}\0{caller.token_id}".encode()
+    return hmac.new(str(current_app.secret_key).encode(), said, hashlib.sha256).hexdigest()[:32]
+
+
+@bp.after_app_request
+def tell_the_reader(response: BaseResponse) -> BaseResponse:
+    """Every answer under /g/<game> names its reader (X-Reader), for the service worker and
+    for the copy a live update hands it: a seat handed on, a host who plays, is a new reader."""
+    game_id = (request.view_args or {}).get("game_id")
+    if game_id is not None and request.path.startswith("/g/") and response.status_code < 400:
+        response.headers["X-Reader"] = reader_of(game_id, page_caller(game_id))
     return response
 
 

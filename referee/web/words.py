@@ -40,6 +40,7 @@ ENDINGS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
     (re.compile(r"only one player has senators left"), lambda m: gettext("only one player has senators left")),
     (re.compile(r"every shopper's elegance is entered: the Ball is over"),
      lambda m: gettext("every shopper's elegance is entered: the Ball is over")),
+    (re.compile(r"the table ended the game"), lambda m: gettext("the table ended the game")),  # an `end` without a reason
 ]
 
 

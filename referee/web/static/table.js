@@ -203,8 +203,9 @@
   // The phone knows when it is not live: a live update that fails (the server gone, the
   // Wi-Fi gone, a request cut off) shows "Reconnecting…" with the age of the last update,
   // and asks again with a growing pause (1, 2, 4 … 15 s); the next answer brings the table
-  // as it is now, with everything missed, and the status goes away.
-  var lastUpdate = Date.now(), pause = 1000, ticking = null, again = null;
+  // as it is now, with everything missed, and the status goes away (with the offline banner
+  // of a copy shown offline). A copy counts its age from when it was kept.
+  var lastUpdate = Number(document.documentElement.getAttribute("data-kept")) || Date.now(), pause = 1000, ticking = null, again = null;
   function liveStatus(show, text) {
     var status = document.getElementById("live-status");
     if (!status) return;
@@ -234,6 +235,8 @@
     clearInterval(ticking);
     ticking = null;
     liveStatus(false);
+    var banner = document.getElementById("offline-banner");
+    if (banner) banner.remove();
   }
   ["htmx:sendError", "htmx:responseError", "htmx:timeout"].forEach(function (name) {
     document.addEventListener(name, function (event) {
@@ -334,15 +337,26 @@
     detail.formData.forEach(function (value, name) { pairs.push([name, String(value)]); });
     posting = { path: detail.path, pairs: pairs };
   });
-  document.addEventListener("htmx:sendError", function (event) {
-    if (flushing) { flushing = null; retryLater(); return; }  // still cut off: try again later
+  // A move the server cannot store now (503: its database is away) waits here as one sent
+  // offline does, and the phone says why.
+  function keepMove(event) {
+    var away = event.type === "htmx:responseError";
+    if (away && (event.detail.xhr.status !== 503 || !event.detail.requestConfig || event.detail.requestConfig.verb === "get")) return;
+    if (flushing) { flushing = null; retryLater(); sayAway(away); return; }  // still cut off: try again later
     if (posting && event.detail.elt && event.detail.elt.closest && event.detail.elt.closest("#table")) {
       posting.fields = Object.assign({}, sent);  // what the player entered, to put back if it is refused
       outbox(outbox().concat([posting]));
       posting = null;
       retryLater();
+      sayAway(away);
     }
-  });
+  }
+  function sayAway(away) {
+    var box = document.getElementById("outbox-status");
+    if (away && box && box.dataset.away) box.textContent = box.dataset.away + " · " + box.textContent;
+  }
+  document.addEventListener("htmx:sendError", keepMove);
+  document.addEventListener("htmx:responseError", keepMove);
   function flush() {
     var entries = outbox();
     if (!entries.length || flushing || !window.htmx) return;
@@ -362,7 +376,22 @@
   document.addEventListener("DOMContentLoaded", function () { showOutbox(); flush(); });
   window.addEventListener("online", flush);
 
-  // Offline, a page load is answered from the phone: the table as last seen, or the app's
-  // offline page (the service worker, /sw.js).
+  // Offline, a page load is answered from the phone: the page as it last showed, or the
+  // app's offline page (the service worker, /sw.js). After every live update the page hands
+  // the worker what it shows now, for the reader the update was rendered for (X-Reader).
+  // What only this moment shows (the live status, the outbox, htmx's working marks) is left
+  // out; a copy shown offline is handed back once it has caught up.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var reader = event.detail.xhr && event.detail.xhr.getResponseHeader("X-Reader");
+    if (!reader || document.getElementById("offline-banner") || !("serviceWorker" in navigator)) return;
+    var page = document.documentElement.cloneNode(true);
+    page.querySelectorAll("#live-status, #outbox-status, #witness-warning").forEach(function (e) { e.hidden = true; });
+    page.querySelectorAll(".htmx-request, .htmx-settling, .htmx-swapping, .htmx-added").forEach(function (e) {
+      e.classList.remove("htmx-request", "htmx-settling", "htmx-swapping", "htmx-added");
+    });
+    page.setAttribute("data-kept", String(Date.now()));
+    var copy = { type: "keep", url: location.href, reader: reader, html: "<!doctype html>\n" + page.outerHTML };
+    navigator.serviceWorker.ready.then(function (registration) { if (registration.active) registration.active.postMessage(copy); });
+  });
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(function () { /* not on http: of another host */ });
 })();

@@ -1,0 +1,136 @@
+"""No client stalls the room: the real server (`referee serve`) closes idle and half-sent
+connections, refuses connections past its cap at once, and keeps answering a phone at
+another table while a client pipelines pages it never reads."""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from referee.simulate import karriere_poker
+from test_live import serve
+
+
+@contextlib.contextmanager
+def room(tmp_path: Path, *options: str) -> Iterator[tuple[int, str]]:
+    """`referee serve` with `options`, and a Karriere Poker game of 78 moves on it: (port, game id)."""
+    server, base = serve(tmp_path / "room.sqlite3", *options)
+    port = int(base.rsplit(":", 1)[1])
+    try:
+        header, events = karriere_poker(["Anna", "Ben", "Cem", "Dora"], games=1, seed=3, hands=False)
+        phone = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        made = ask(phone, "POST", "/api/games", {"game": header.game, "seats": list(header.seats), "options": dict(header.options)})
+        for event in events:
+            ask(phone, "POST", f"/api/games/{made['id']}/events", {k: v for k, v in event.items() if k != "seq"}, made["host_token"])
+        phone.close()
+        yield port, made["id"]
+    finally:
+        server.kill()
+        server.wait()
+
+
+def ask(phone: http.client.HTTPConnection, method: str, url: str, body: object = None, token: str | None = None) -> dict[str, str]:
+    headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
+    phone.request(method, url, None if body is None else json.dumps(body), headers)
+    answer = phone.getresponse()
+    assert answer.status in (200, 201), answer.status
+    return json.loads(answer.read())  # type: ignore[no-any-return]
+
+
+def page_time(phone: http.client.HTTPConnection, url: str) -> float:
+    started = time.monotonic()
+    phone.request("GET", url)
+    answer = phone.getresponse()
+    answer.read()
+    assert answer.status == 200
+    return time.monotonic() - started
+
+
+def closed_after(sock: socket.socket, limit: float) -> float:
+    """Seconds until the server closes `sock` (reads what it was sent until the end)."""
+    started = time.monotonic()
+    sock.settimeout(limit)
+    try:
+        while sock.recv(65536):
+            pass
+    except ConnectionResetError:
+        pass
+    return time.monotonic() - started
+
+
+def test_a_connection_that_says_nothing_is_closed_after_the_idle_timeout_but_a_waiting_phone_is_not(tmp_path: Path) -> None:
+    with room(tmp_path, "--idle-timeout", "1") as (port, game):
+        silent = socket.create_connection(("127.0.0.1", port))
+        assert 0.8 < closed_after(silent, 5) < 2.5
+        # A phone waiting 3 s for news is a request being served, not idle: it gets its answer.
+        phone = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        started = time.monotonic()
+        assert ask(phone, "GET", f"/api/games/{game}/events?after=78&wait=3")["events"] == []
+        assert time.monotonic() - started > 2.5
+
+
+def test_a_request_sent_by_halves_is_closed_after_the_header_timeout(tmp_path: Path) -> None:
+    with room(tmp_path, "--header-timeout", "1", "--idle-timeout", "30") as (port, game):
+        slow = socket.create_connection(("127.0.0.1", port))
+        slow.sendall(f"GET /g/{game} HTTP/1.1\r\nHost: x\r\n".encode())
+
+        def trickle() -> None:  # a header byte every 0.2 s: each in time, the whole head too late
+            with contextlib.suppress(OSError):
+                for _ in range(20):
+                    time.sleep(0.2)
+                    slow.send(b"X")
+
+        threading.Thread(target=trickle, daemon=True).start()
+        assert 0.8 < closed_after(slow, 5) < 2.0
+
+
+def test_past_the_cap_a_new_connection_is_refused_at_once_while_a_phone_at_the_table_is_served(tmp_path: Path) -> None:
+    with room(tmp_path, "--max-connections", "4", "--idle-timeout", "30") as (port, game):
+        phone = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        page_time(phone, f"/g/{game}")
+        held = [socket.create_connection(("127.0.0.1", port)) for _ in range(3)]  # the cap is full: 4 open
+        time.sleep(0.3)
+        started = time.monotonic()
+        newcomer = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        newcomer.request("GET", f"/g/{game}")
+        refused = newcomer.getresponse()
+        assert refused.status == 503 and refused.getheader("Retry-After") == "5"
+        assert b"Zu viele Verbindungen" in refused.read() and time.monotonic() - started < 0.5
+        assert page_time(phone, f"/g/{game}") < 1.0
+        held[0].close()  # one leaves: the next newcomer is served
+        time.sleep(0.3)
+        assert page_time(http.client.HTTPConnection("127.0.0.1", port, timeout=10), f"/g/{game}") < 1.0
+
+
+def test_a_client_that_pipelines_pages_and_never_reads_does_not_delay_a_phone_at_another_table(tmp_path: Path) -> None:
+    with room(tmp_path, "--transfer-timeout", "2") as (port, game):
+        phone = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        page_time(phone, f"/g/{game}")
+        pages = f"GET /g/{game}/history HTTP/1.1\r\nHost: x\r\n\r\n".encode() * 500
+        hostile = [socket.create_connection(("127.0.0.1", port)) for _ in range(20)]
+        for sock in hostile:
+            threading.Thread(target=sock.sendall, args=(pages,), daemon=True).start()
+        time.sleep(0.2)
+        waits = []
+        for _ in range(10):
+            waits.append(page_time(phone, f"/g/{game}"))
+            time.sleep(0.1)
+        assert max(waits) < 1.0, waits
+        # Each hostile connection was answered a few times, not 500 times: its answers stood
+        # still and it was closed. Only now does it read what it was sent.
+        time.sleep(4)
+        answered = []
+        for sock in hostile:
+            received = b""
+            sock.settimeout(3)
+            with contextlib.suppress(ConnectionResetError):
+                while chunk := sock.recv(65536):
+                    received += chunk
+            answered.append(received.count(b"HTTP/1.1 200"))
+        assert 0 < max(answered) <= 5, answered

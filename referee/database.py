@@ -40,9 +40,10 @@ class Unavailable(Exception):
     is unknown (its COMMIT cut off) is stored once by its idempotency key."""
 
 
-class TryAgain(Exception):
+class TryAgain(Unavailable):
     """The engine gave a transaction up that may succeed when run again: a serialization
-    failure or a deadlock (SQLSTATE 40001, 40P01; YugabyteDB, Citus, SERIALIZABLE)."""
+    failure or a deadlock (SQLSTATE 40001, 40P01; YugabyteDB, Citus, SERIALIZABLE). An
+    append runs it again; anywhere else it is answered as Unavailable (503)."""
 
 
 # SQLite's primary result codes of a disk that refuses (busy, read-only, I/O error, full,

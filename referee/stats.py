@@ -306,7 +306,7 @@ class Plays:
             _add(tallies[source.name(key)].setdefault(kind, {}), values)
         plays = self.plays(group_id)
         last = self.last_results(source, set(tallies))
-        shown = []
+        shown: list[dict[str, Any]] = []
         for name, games in tallies.items():
             played, won = sum(t["played"] for t in games.values()), sum(t["won"] for t in games.values())
             decided = sum(t["decided"] for t in games.values())  # the games ended early with no winner left out

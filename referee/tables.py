@@ -247,6 +247,8 @@ class Tables:
         reader) and on public events alone. Not under the game's lock: the log only grows,
         and a fold that a later event reaches back before is not used."""
         folds = [kept for kept in self._seen.get((game_id, sight), []) if kept.seq <= fold.seq]
+        if folds and folds[-1].seq == fold.seq:  # the events up to it never change
+            return folds[-1].clashes_for(sight)
         while True:
             since = folds[-1] if folds else None
             events = self.store.events(game_id, after=since.seq if since is not None else 0)

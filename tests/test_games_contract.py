@@ -123,7 +123,7 @@ def test_a_void_replayed_from_a_snapshot_agrees_with_full_replay(path: Path, sto
         assert tables._snapshot(game, record.header, seq + 1) == replay(record.header, record.events[:seq])
     cold = Tables(Store(store.path), snapshot_every=3)  # a restart: goes on from the latest snapshot
     assert cold.fold(game) == appended.fold
-    for seq in range(1, len(record.events) + 1):  # History: the table as it stood, from snapshots
+    for seq in range(1, len(record.events) + 1):  # History: the table as it stood
         assert cold.fold_at(game, seq) == replay(record.header, record.events[:seq]), f"seq {seq}"
 
 

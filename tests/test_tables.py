@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 import referee.tables
-from referee.replay import replay
+from referee.record import read_record
+from referee.replay import EVERYTHING, Sight, replay
 from referee.simulate import karriere_poker
 from referee.store import Store
 from referee.tables import Tables
@@ -102,3 +104,22 @@ def test_a_long_replay_holds_only_its_own_table(store: Store, monkeypatch: pytes
     monkeypatch.setattr(referee.tables, "replay", replay_while_b_moves)
     tables.append(game, {"type": "void", "target": 3})
     assert seen["done during the replay"] and seen["b"].seq == 1
+
+
+def test_each_reader_is_told_the_clashes_a_full_replay_finds_after_every_move_and_void(store: Store) -> None:
+    # Anna logged Cem's cards as her hand: her hand clashes with his, and so does every card she
+    # plays. The table's fold looks for none; the host and each seat, asking after every move and
+    # every void (some reaching back before a kept fold), are told what a replay of the log finds.
+    record = read_record((Path(__file__).resolve().parent.parent / "events" / "ftw-3-players.jsonl").read_text(encoding="utf-8"))
+    events = [{k: v for k, v in e.items() if k != "seq"} for e in record.events[:40]]
+    events[0]["cards"] = events[2]["cards"]
+    tables = Tables(store, snapshot_every=5)
+    game = tables.create(record.header)
+    readers = [EVERYTHING, *(Sight(False, frozenset({seat})) for seat in range(3))]
+    for index, event in enumerate(events, start=1):
+        fold = tables.append(game, event).fold
+        if index % 6 == 0:
+            fold = tables.append(game, {"type": "void", "target": fold.seq - 4 * (index % 4)}).fold
+        full = replay(record.header, store.events(game))
+        assert fold.clashes == () and [fold.clashes_for(sight) for sight in readers] == [full.clashes_for(sight) for sight in readers]
+    assert len(full.clashes) > 3 and full.clashes_for(readers[1]) and full.clashes_for(readers[2]) == []  # Anna's records show hers; Ben's none

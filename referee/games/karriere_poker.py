@@ -449,7 +449,8 @@ class KarrierePoker(Game[State]):
         if dealt is not None and change is not None:  # the hand is known
             for index, copies in played:
                 if dealt[index] + change[index] < copies:
-                    yield broken("kp.hand.cards", "%(name)s played %(cards)s, but does not hold them.", name=name, cards=Played(tuple(cards)))
+                    held = "%(name)s played %(cards)s, but does not hold it." if len(cards) == 1 else "%(name)s played %(cards)s, but does not hold them."
+                    yield broken("kp.hand.cards", held, name=name, cards=Played(tuple(cards)))
                     break
 
     # --- effects: each folds a legal event into a new state ------------------------------

@@ -755,8 +755,10 @@ class LadiesAndGentlemen(Game[State]):
     def _to_act(state: State, phase: str) -> list[int]:
         """Who the table waits for now (players act at once in this game, not in turns):
         gentlemen without a number in the morning, shoppers without a boutique in the
-        afternoon, whose turn it is in each boutique until its shoppers have passed, then
-        gentlemen not done with their bills and a courtesan with cards to hand on. The host's day and Ball are not a player's turn."""
+        afternoon, whose turn it is in each boutique until its shoppers have passed, then a
+        courtesan with cards to hand on, and once she has handed them all, the gentlemen not
+        done with their bills (lg.phase: no bill before her last give). The host's day and
+        Ball are not a player's turn."""
         if phase == "morning":
             numbers_missing = [g for g in state.gentlemen if g not in state.numbers]
             if numbers_missing:
@@ -768,12 +770,18 @@ class LadiesAndGentlemen(Game[State]):
             turns = [shop.order[shop.next] for shop in state.boutiques.values() if shop.order and shop.order[shop.next] not in shop.passed]
             if any(len(shop.order) > 1 and shop.order[shop.next] not in shop.passed for shop in state.boutiques.values()):
                 return turns
-            # Only shoppers alone in a boutique are left: they need not pass, so the bills may begin.
-            return turns + [g for g in state.gentlemen if g not in state.done]
+            # Only shoppers alone in a boutique are left: they need not pass, so the evening may begin.
+            return turns + [s for s in LadiesAndGentlemen._evening_turns(state) if s not in turns]
         if phase == "evening":
-            waiting = [g for g in state.gentlemen if g not in state.done]
-            return waiting + ([state.courtesan] if state.courtesan is not None and state.to_give() else [])
+            return LadiesAndGentlemen._evening_turns(state)
         return []
+
+    @staticmethod
+    def _evening_turns(state: State) -> list[int]:
+        """The courtesan while she holds cards to hand on; then the gentlemen not done."""
+        if state.to_give():
+            return [state.courtesan]  # type: ignore[list-item]  # to_give is empty without her
+        return [g for g in state.gentlemen if g not in state.done]
 
     def view(self, state: State, seat: int | None, outcome: Outcome | None = None) -> dict[str, Any]:
         names = state.names
@@ -785,6 +793,9 @@ class LadiesAndGentlemen(Game[State]):
             "days": DAYS,
             "turn": None,
             "to_act": [names[s] for s in self._to_act(state, phase)],
+            # The night: a courtesan with cards returned unpaid may keep some before the host's next day.
+            "may_act": [names[state.courtesan]] if phase in ("night", "ball") and state.courtesan is not None and not state.kept
+            and any(c.place == "returned-to-courtesan" for c in state.cards.values()) else [],
             "roles": {names[s]: state.role(s) for s in range(len(names))},
             "teams": [{"lady": names[l], "gentleman": names[g], "boutique": f"team-{l}"} for l, g in state.teams],
             "boutique_names": {f"team-{l}": names[l] for l in state.ladies},

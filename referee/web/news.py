@@ -13,7 +13,8 @@ from typing import Any
 from flask_babel import gettext, ngettext
 
 from ..replay import Fold, Sight
-from .words import boutique_text, card_text
+from .sentences import event_sentence
+from .words import card_text
 
 Event = Mapping[str, Any]
 
@@ -89,63 +90,17 @@ def senators(detail_of: Detail, view: Mapping[str, Any], last: Event, names: Seq
     ] or [gettext("Nobody bid in this auction.")]
 
 
+LG_TOLD = ("day", "visit", "take", "pass", "give", "bill", "done")  # public moves (an income is private)
+
+
 def ladies_and_gentlemen(detail_of: Detail, view: Mapping[str, Any], last: Event, names: Sequence[str]) -> list[str]:
-    """Players act at once here, so every move is told: who took, paid or handed on what."""
-    kind, name = last["type"], names[last["seat"]] if "seat" in last else ""
-    card = last.get("card")
-    if kind == "day":
-        return [gettext("Day %(n)s begins.", n=last["n"])]
-    if kind == "visit":
-        return [gettext("%(name)s visits %(boutique)s.", name=name, boutique=boutique_text(names, last["boutique"]))]
-    if kind == "take":
-        return [gettext("%(name)s takes %(card)s (£%(price)s, %(stars)s★) in %(boutique)s.", name=name, card=card_text(card["name"]),
-                        price=card["price"], stars=card["stars"], boutique=boutique_text(names, last["boutique"]))]
-    if kind == "pass":
-        return [gettext("%(name)s passes in %(boutique)s.", name=name, boutique=boutique_text(names, last["boutique"]))]
-    if kind == "give":
-        return [gettext("%(name)s hands %(card)s to %(to)s.", name=name, card=card_text(card), to=names[last["to"]])]
-    if kind == "bill":
-        said = {"pay": gettext("%(name)s pays for %(card)s."), "return": gettext("%(name)s returns %(card)s."),
-                "defer": gettext("%(name)s defers %(card)s to tomorrow (£100)."),
-                "discount": gettext("%(name)s takes the window card %(card)s at half price.")}[last["choice"]]
-        return [said % {"name": name, "card": card_text(card)}]
-    if kind == "done":
-        over = view["phase"] in ("night", "ball")
-        return [gettext("%(name)s is done for tonight.", name=name)] + ([gettext("Day %(n)s is over.", n=view["day"])] if over else [])
-    return []
-
-
-def senators_move(event: Event, names: Sequence[str]) -> list[str]:
-    """A Senators move in a sentence, as a phone that missed it is told."""
-    kind, name = event["type"], names[event["seat"]] if "seat" in event else ""
-    if kind == "bid":
-        bids = ", ".join(gettext("%(price)s on %(card)s", price=price, card=card_text(card)) for card, price in event["bids"].items())
-        return [gettext("%(name)s bids %(bids)s.", name=name, bids=bids) if bids else gettext("%(name)s does not bid.", name=name)]
-    if kind == "auction":
-        return [gettext("%(name)s auctions %(cards)s.", name=name, cards=", ".join(card_text(c) for c in event["cards"]))]
-    if kind == "decide":
-        said = gettext("%(name)s sells %(card)s.") if event["choice"] == "sell" else gettext("%(name)s buys %(card)s.")
-        return [said % {"name": name, "card": card_text(event["card"])}]
-    if kind == "demand":
-        return [gettext("%(name)s demands %(card)s from %(target)s for %(price)s.", name=name, card=card_text(event["card"]),
-                        target=names[event["target"]], price=event["price"])]
-    if kind == "join":
-        return [gettext("%(name)s pays 5 and cashes in.", name=name) if event["choice"] == "pay" else gettext("%(name)s passes.", name=name)]
-    return []
-
-
-def missed(fold: Fold, view: Mapping[str, Any], event: Event) -> str | None:
-    """One event a phone missed, in a sentence where the game words it (None: it does not)."""
-    names = fold.header.seats
-    if event.get("withheld"):
-        return None
-    if fold.header.game == "ladies-and-gentlemen":
-        said = ladies_and_gentlemen(lambda: {}, view, event, names)
-    elif fold.header.game == "senators":
-        said = senators_move(event, names)
-    else:
-        said = []
-    return " ".join(said) or None
+    """Players act at once here, so every public move is told: who took, paid or handed on what."""
+    if last["type"] not in LG_TOLD:
+        return []
+    said = [event_sentence("ladies-and-gentlemen", last, names)]
+    if last["type"] == "done" and view["phase"] in ("night", "ball"):
+        said.append(gettext("Day %(n)s is over.", n=view["day"]))
+    return said
 
 
 TELLERS: dict[str, Callable[[Detail, Mapping[str, Any], Event, Sequence[str]], list[str]]] = {

@@ -55,7 +55,8 @@ from ..bgstats import play, push_link
 from ..rulings import app_is_wrong, maintainer_key
 from ..stats import minutes, span
 from .icon import icon_png
-from .news import missed, news
+from .news import news
+from .sentences import event_sentence
 from .notation import read_token
 from .words import EOTM_KINDS, ball_verdict, flag_words, boutique_text, card_text, colour, day, duration, ending, say, senators_tie
 
@@ -88,7 +89,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(seat_pages.bp)
     app.jinja_env.globals.update(GAMES=GAMES, card_label=card_label, card_text=card_text, say=say, colour_text=colour, boutique_text=boutique_text, senators_tie=senators_tie, ball_verdict=ball_verdict,
                                  flag_sentence=flag_sentence, end_sentence=end_sentence, get_locale=get_locale, receipt_qr=qr_svg, duration=duration, day=day,
-                                 rule_texts=rule_texts)
+                                 rule_texts=rule_texts, event_sentence=event_sentence)
     app.jinja_env.filters["say"] = say
 
 
@@ -227,38 +228,49 @@ def new_game() -> Any:
     if request.method == "GET":
         return render_template("new.html", game=find_game(game), names="", group=group, offered=offered, off=off)
     names = [normal_name(line) for line in re.split(r"[\n,]", request.form.get("seats", "")) if line.strip()]
-    header_json = {"format": FORMAT, "game": game, "seats": names, "options": options_from_form(game, request.form), "started_at": now()}
+    header_json: dict[str, Any] = {"format": FORMAT, "game": game, "seats": names, "started_at": now()}
     if request.form.get("title", "").strip():
         header_json["title"] = request.form["title"].strip()
     if off:  # the group's house rules, in the record itself
         header_json["house_rules"] = {"off": off}
-    host_seat = parse_value(request.form.get("host_seat") or "-1")
     if request.form.get("house_rules", " ".join(off)) != " ".join(off):  # the form named other house rules
         flash(gettext("The group's house rules changed meanwhile: this game will carry the ones named now."), "error")
         return render_template("new.html", game=find_game(game), names="\n".join(names), group=group, offered=offered, off=off), 409
     try:
+        header_json["options"] = options_from_form(game, request.form, names)
         header = parse_header(header_json, None)
         check_names(header.seats, None)
         for name in names if group else ():
             clean_name(name)  # a group's player's name: refused before anything is stored
-        if host_seat != -1 and host_seat not in range(len(names)):
-            raise RecordError(gettext("Your seat: there are only %(count)s players.", count=len(names)))
+        host_seat = seat_named(names, request.form.get("plays"))
     except (RecordError, GroupError) as error:
         flash(str(error), "error")
         return render_template("new.html", game=find_game(game), names="\n".join(names), group=group, offered=offered, off=off), 400
-    game_id = referee().tables.create(header, host_seat=None if host_seat == -1 else host_seat)
+    game_id = referee().tables.create(header, host_seat=host_seat)
     if group:
         referee().groups.seat(group["id"], game_id, names)
     _, host_token = referee().access.open_table(game_id)
     return with_token(redirect(url_for("seats.host", game_id=game_id)), game_id, host_token)
 
 
-def options_from_form(game: str, form: Any) -> dict[str, Any]:
+def seat_named(names: list[str], name: str | None) -> int | None:
+    """The seat of a player chosen by name on the form ("I play: Anna", "Who starts?"); None
+    for nobody (an empty choice, or none sent by a client that is no phone)."""
+    if not name or not name.strip():
+        return None
+    if normal_name(name) not in names:
+        raise RecordError(gettext("“%(name)s” is not one of the players: choose a name from the list.", name=name.strip()))
+    return names.index(normal_name(name))
+
+
+def options_from_form(game: str, form: Any, names: list[str]) -> dict[str, Any]:
+    """A game's options from the New game form; who starts is chosen by name."""
     options: dict[str, Any] = {}
     if form.get("end_kind") and form["end_kind"] != "open":
         options["end"] = {"kind": form["end_kind"], "count": parse_value(form.get("end_count") or "1")}
-    if form.get("first", "").strip() and "first" in find_game(game).options().fields:
-        options["first"] = parse_value(form["first"])
+    first = seat_named(names, form.get("first"))
+    if first is not None and "first" in find_game(game).options().fields:
+        options["first"] = first
     if game == "employee-of-the-month":
         options["fewest_needs_one"] = form.get("fewest_needs_one") == "on"
     if game == "ladies-and-gentlemen" and form.get("gossip") == "on":
@@ -330,6 +342,7 @@ def table_context(game_id: str, fold: Fold, caller: Caller, error: str | None = 
         "unrevealed_end": finished and bool(fold.game.private_events) and store.revealed(game_id) is None,
         "witness": referee().tables.witness(game_id, fold.seq),
         "host_seat": store.host_seat(game_id),
+        "reader": reader_of(game_id, caller),  # whom the phone's outbox holds moves for (table.js)
         "seat_changes": store.seat_changes(game_id),  # public: every phone is told who plays which seat since when
         "my_turn": my_turn,
         "status": turn_status(view, me, finished, logs_table),
@@ -457,10 +470,8 @@ def stale_refusal(game_id: str, fold: Fold, caller: Caller, seen: int) -> str:
     """A tap made against an older table: refused, saying what changed since the phone's
     table (the events logged meanwhile, as this phone may see them, latest three)."""
     sight = sight_of(game_id, fold, caller)
-    view = fold.view(caller.seat, sight)
     meanwhile = [event_json(fold, e, sight) for e in referee().tables.store.events(game_id, after=seen)][-3:]
-    said = [missed(fold, view, e) or " ".join(Markup(render_template("event.html", event=e, names=fold.header.seats, brief=True)).striptags().split())
-            for e in meanwhile]
+    said = [event_sentence(fold.header.game, e, fold.header.seats) for e in meanwhile]
     if not said:
         return gettext("The table changed — check and tap again.")
     return gettext("The table changed meanwhile: %(events)s Check and tap again.", events=" ".join(s if s.endswith(".") else s + "." for s in said))

@@ -114,14 +114,18 @@ class Server(WSGIServer):  # type: ignore[misc]
         super().__init__(*args, **kwargs)
         self.limits, self.open = limits, 0
 
-    def handle(self, sock: Any, address: Any) -> None:
-        if self.open >= self.limits.connections:
-            try:  # refused at once: one non-blocking write, then the caller closes it
+    def do_handle(self, sock: Any, address: Any) -> None:
+        if self.open >= self.limits.connections:  # refused at once, in the accept loop: no greenlet
+            try:
                 sock._sock.send(REFUSED, socket.MSG_DONTWAIT)
             except OSError:
                 pass
+            sock.close()
             return
         self.open += 1
+        super().do_handle(sock, address)
+
+    def handle(self, sock: Any, address: Any) -> None:
         try:
             super().handle(sock, address)
         finally:

@@ -74,6 +74,30 @@
     if (at >= 0) lines.splice(at, 1); else lines.push(name);
     field.value = lines.join("\n");
     button.setAttribute("aria-pressed", at >= 0 ? "false" : "true");
+    offerNames(field);
+  });
+  // The New game form offers the typed players by name ("I play: Anna", "Who starts?"),
+  // rebuilt as names are typed; a choice stays while its name does.
+  function offerNames(field) {
+    var names = field.value.split(/[\n,]/).map(function (line) { return line.trim().replace(/\s+/g, " "); }).filter(Boolean);
+    document.querySelectorAll("[data-names-from='" + field.id + "']").forEach(function (box) {
+      var chosen = box.tagName === "SELECT" ? box.value : (box.querySelector("input:checked") || {}).value;
+      box.replaceChildren.apply(box, names.map(function (name) {
+        if (box.tagName === "SELECT") {
+          var option = document.createElement("option");
+          option.textContent = name;
+          option.selected = name === chosen;
+          return option;
+        }
+        var label = document.createElement("label"), input = document.createElement("input");
+        input.type = "radio"; input.name = box.getAttribute("data-field"); input.value = name; input.required = true; input.checked = name === chosen;
+        label.append(input, " " + box.getAttribute("data-pattern").replace("{name}", name));
+        return label;
+      }));
+    });
+  }
+  document.addEventListener("input", function (event) {
+    if (event.target.id && document.querySelector("[data-names-from='" + event.target.id + "']")) offerNames(event.target);
   });
   // A move that gives something up (sell a senator, pay, defer, return) asks once first.
   document.addEventListener("click", function (event) {

@@ -480,6 +480,14 @@ def explain(fold: Fold, events: Iterable[Mapping[str, Any]], sight: Sight = EVER
     return fold.game.explain(fold.known_state(sight), applied_events(fold, events))
 
 
+def plain_explain(told: dict[str, list[dict[str, Any]]] | None) -> dict[str, list[dict[str, Any]]] | None:
+    """`explain` as the contract shows it: points, the English why and the seqs (a phone's
+    wording, `said`, stays with the pages)."""
+    if told is None:
+        return None
+    return {name: [{"points": item["points"], "why": item["why"], "seqs": item["seqs"]} for item in items] for name, items in told.items()}
+
+
 def report(fold: Fold, event_count: int | None = None, sight: Sight = EVERYTHING,
            events: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:
     """The CLI's `--json` object (DESIGN.md), also served by the API, as `sight` may read it:
@@ -487,7 +495,7 @@ def report(fold: Fold, event_count: int | None = None, sight: Sight = EVERYTHING
     rule), and the state and result are worked out from what it may know. With the
     record's `events`, it also says why each player has his score (`explain`)."""
     result = None if result_hidden(fold, sight) else fold.result(sight)
-    told = {} if events is None else {"explain": explain(fold, events, sight)}
+    told = {} if events is None else {"explain": plain_explain(explain(fold, events, sight))}
     return {
         "game": fold.header.game,
         "events": fold.seq if event_count is None else event_count,

@@ -95,6 +95,7 @@ def new_table(browser: Browser, server: str, game: str, seats: list[str], joinin
     host = phone(browser).new_page()
     host.goto(f"{server}/new?game={game}")
     host.fill("#seats", "\n".join(seats))
+    host.check("input[name=plays][value='']")  # nobody plays on this phone
     host.get_by_role("button", name="Start the game").click()
     code = host.locator(".code").inner_text().strip()
     phones: dict[str, Page] = {}
@@ -153,6 +154,7 @@ def test_four_phones_play_a_karriere_poker_round_with_a_flag_voided_and_relogged
     assert_phone_friendly(host)
     host.get_by_role("link", name="New: Karriere Poker").click()
     host.fill("#seats", "Anna\nBen\nCem\nDora")
+    host.check("input[name=plays][value='']")  # nobody plays on this phone
     host.get_by_role("button", name="Start the game").click()
     code = host.locator(".code").inner_text().strip()
     assert len(code) == 6
@@ -548,6 +550,7 @@ def test_the_screen_is_kept_awake_at_the_table_and_the_choice_is_kept(server: st
     host.add_init_script(WAKE_LOCK_SPY)
     host.goto(f"{server}/new?game=ftw")
     host.fill("#seats", "Anna\nBen\nCem")
+    host.check("input[name=plays][value='']")  # nobody plays on this phone
     host.get_by_role("button", name="Start the game").click()
     host.get_by_role("link", name="To the table").click()
     expect(host.locator("#keep-awake")).to_be_checked()

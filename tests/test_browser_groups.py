@@ -65,6 +65,7 @@ def test_a_group_evening_on_phones(server: str, browser: Browser, language: str)
     # The first game: nobody is in the group yet, the names are typed and join it.
     host.locator("a[href*='game=employee-of-the-month']").click()
     host.fill("#seats", "Anna\nBen\nCem")
+    host.check("input[name=plays][value='']")  # nobody plays on this phone
     host.get_by_role("button", name=words["start"]).click()
     play_sample(server, host, "employee-of-the-month-3-players")
 
@@ -78,6 +79,7 @@ def test_a_group_evening_on_phones(server: str, browser: Browser, language: str)
     assert_phone_friendly(host)
     assert_accessible(host)
     shot(host, f"group-new-game-{language}")
+    host.check("input[name=plays][value='']")  # nobody plays on this phone
     host.get_by_role("button", name=words["start"]).click()
     play_sample(server, host, "employee-of-the-month-3-players")
 
@@ -126,6 +128,7 @@ def test_a_group_evening_on_phones(server: str, browser: Browser, language: str)
     host.goto(group_url)
     host.locator("a[href*='game=ftw']").click()
     host.fill("#seats", "Anna\nben\nCem")
+    host.check("input[name=plays][value='']")  # nobody plays on this phone
     host.get_by_role("button", name=words["start"]).click()
     host.goto(group_url + "#players")
     host.locator("summary").get_by_text("ben", exact=True).click()
@@ -155,6 +158,7 @@ def test_a_group_evening_on_phones(server: str, browser: Browser, language: str)
         host.goto(f"{server}/new?game=ftw&group={group_url.rsplit('/', 1)[1]}")
         for name in ("Anna", "Ben", "Cem"):
             host.locator(f"button[data-line='{name}']").click()
+        host.check("input[name=plays][value='']")  # nobody plays on this phone
         host.get_by_role("button", name=words["start"]).click()
         host.wait_for_url("**/host")  # the new game's page for the host: seats and join codes
     host.goto(group_url)
@@ -172,6 +176,7 @@ def test_a_group_evening_on_phones(server: str, browser: Browser, language: str)
     # A game started from the home page, not the group's: its host puts it into the group.
     host.goto(f"{server}/new?game=ftw")
     host.fill("#seats", "Anna\nBen\nEva")
+    host.check("input[name=plays][value='']")  # nobody plays on this phone
     host.get_by_role("button", name=words["start"]).click()
     host.wait_for_url("**/host")
     assert_accessible(host)

@@ -13,10 +13,10 @@ from test_browser_at_the_table import assert_accessible
 pytestmark = pytest.mark.browser
 
 WORDS = {
-    "en": {"start": "Start the game", "seat": "Seat 2 (the name in line 2): I play too", "plays": "This phone plays Ben",
+    "en": {"start": "Start the game", "seat": "I play: Ben", "plays": "This phone plays Ben",
            "you": "You are the host and play Ben", "join": "Join", "told": "the host plays Ben", "host's phone": "played on the host's phone",
            "log hand": "Log my hand (optional, private)", "save": "Save", "private": "(private)", "history": "History", "end": "End the game now"},
-    "de": {"start": "Spiel starten", "seat": "Platz 2 (der Name in Zeile 2): ich spiele mit", "plays": "Dieses Handy spielt Ben",
+    "de": {"start": "Spiel starten", "seat": "Ich spiele: Ben", "plays": "Dieses Handy spielt Ben",
            "you": None, "join": None, "told": "der Gastgeber spielt Ben", "host's phone": "wird auf dem Handy des Gastgebers gespielt",
            "log hand": None, "save": None, "private": None, "history": None, "end": None},
 }
@@ -29,9 +29,9 @@ def test_ben_hosts_and_plays_and_his_phone_is_told_only_bens_share(server: str, 
     host.context.add_cookies([{"name": "lang", "value": language, "url": server}])
     host.goto(f"{server}/new?game=ftw")
     host.fill("#seats", "Anna\nBen\nCem")
-    host.select_option("#host_seat", "1")
-    expect(host.locator("#host_seat")).to_have_value("1")
-    assert WORDS[language]["seat"] in host.locator("#host_seat").inner_text()
+    expect(host.locator("input[name=plays]:checked")).to_have_count(0)  # no choice made for the host
+    host.get_by_label(WORDS[language]["seat"]).check()
+    expect(host.locator("input[name=plays]:checked")).to_have_value("Ben")
     assert_accessible(host)
     shot(host, f"host-player-new-game-{language}")
     host.locator("form button.primary").last.click()

@@ -1,7 +1,9 @@
 """The offline copy on a phone (360×640, Debian's Chromium, the real server, Playwright's
 offline mode), in English and German: it is its reader's own (one phone that holds Anna's
-seat and then Ben's; a host who starts to play a seat), it is the last table the phone
-showed (live updates included), and back online the page catches up by itself."""
+seat and then Ben's; a host who starts to play a seat), and so are the moves waiting in its
+outbox; it is the last table the phone showed (live updates included), says so in one line,
+and back online the page catches up by itself; the phone keeps the copies of the 20 games
+it used last."""
 
 from __future__ import annotations
 
@@ -12,13 +14,17 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from test_browser import api, browser, new_table, phone, phones_put_away, server, shot, token_of  # noqa: F401 (fixtures)
+from test_browser import api, browser, new_table, phone, phones_put_away, server, shot, token_of, wait_until  # noqa: F401 (fixtures)
 from test_browser_at_the_table import speak
 
 pytestmark = pytest.mark.browser
 EVENTS = Path(__file__).resolve().parent.parent / "events"
-WORDS = {"en": {"offline": "You are offline", "reconnecting": "Reconnecting…", "hand": "Your hand"},
-         "de": {"offline": "Du bist offline", "reconnecting": "Verbindung wird wiederhergestellt…", "hand": "Deine Hand"}}
+WORDS = {"en": {"offline": "You are offline", "reconnecting": "Reconnecting…", "hand": "Your hand", "waiting": "Waiting to send: {}",
+                "dropped": "2 moves tapped for Anna were not sent: ", "no seat": "this phone holds no seat now",
+                "bens": "this phone now holds Ben's seat"},
+         "de": {"offline": "Du bist offline", "reconnecting": "Verbindung wird wiederhergestellt…", "hand": "Deine Hand",
+                "waiting": "Wartet auf Versand: {}", "dropped": "2 Züge, für Anna getippt, wurden nicht gesendet: ",
+                "no seat": "Dieses Handy hat jetzt keinen Platz", "bens": "Dieses Handy hat jetzt den Platz von Ben"}}
 
 # Every game page the service worker keeps on this phone: [game, reader, address, page].
 COPIES = """async () => {
@@ -58,6 +64,18 @@ def readers_kept(page: Page, game_id: str) -> set[str]:
     return {reader for game, reader, at, html in copies(page) if game == game_id}
 
 
+def says_offline_in_one_line(page: Page, language: str) -> None:
+    """A copy shown offline says it once: the banner's words with the age of the copy, in
+    the live status; no second line about being offline."""
+    status = page.locator("#live-status")
+    expect(status).to_be_visible(timeout=5000)
+    expect(status).to_contain_text(WORDS[language]["offline"])
+    expect(status).to_contain_text(" · ")  # … · last update 3 s ago
+    expect(page.locator("#offline-banner")).to_be_hidden()
+    said = [line for line in page.locator("[role=status]:visible, [role=alert]:visible").all_inner_texts() if "offline" in line.lower()]
+    assert len(said) == 1, said
+
+
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_a_phone_that_held_annas_seat_and_then_bens_never_shows_annas_hand_offline(server: str, browser: Browser, language: str) -> None:
     host, phones = new_table(browser, server, "karriere-poker", ["Anna", "Ben", "Cem", "Dora"], ("Anna",))
@@ -90,7 +108,7 @@ def test_a_phone_that_held_annas_seat_and_then_bens_never_shows_annas_hand_offli
 
     handy.context.set_offline(True)
     handy.reload()
-    expect(handy.locator("#offline-banner")).to_be_visible()
+    says_offline_in_one_line(handy, language)
     expect(handy.locator("#table > p.muted strong").first).to_have_text("Ben")
     assert words["hand"] not in handy.locator("body").inner_text()
     shot(handy, f"offline-copy-bens-{language}")
@@ -118,7 +136,7 @@ def test_a_host_who_starts_to_play_a_seat_keeps_none_of_the_hosts_offline_copies
 
     host.context.set_offline(True)
     host.reload()
-    expect(host.locator("#offline-banner")).to_be_visible()
+    says_offline_in_one_line(host, language)
     expect(host.locator("#table > p.muted").first).to_contain_text("Cem")  # the table as Cem's phone
     shot(host, f"offline-copy-host-plays-{language}")
     host.goto(f"{server}/g/{game_id}/host")  # kept while the host played no seat: dropped
@@ -142,9 +160,8 @@ def test_an_offline_reload_at_event_76_shows_event_76_and_back_online_the_page_c
 
     ben.context.set_offline(True)
     ben.reload()
-    expect(ben.locator("#offline-banner")).to_be_visible()
     expect(ben.locator("#table")).to_have_attribute("data-seq", "76")  # the last table it saw, not event 0
-    expect(ben.locator("#live-status")).to_be_visible(timeout=5000)  # it runs: it knows it is offline
+    says_offline_in_one_line(ben, language)  # it runs: it knows it is offline, and how old the copy is
     shot(ben, f"offline-reload-event-76-{language}")
     api(server, f"/api/games/{game_id}/events", token_of(host), moves[76])  # meanwhile at the table
 
@@ -162,3 +179,98 @@ def test_an_offline_reload_at_event_76_shows_event_76_and_back_online_the_page_c
     assert any(text.startswith(WORDS[language]["reconnecting"]) for text in ben.evaluate("window.said")), ben.evaluate("window.said")
     shot(ben, f"offline-caught-up-{language}")
     kept(ben, 'data-seq="77"')  # and the copy heals with it
+
+
+def annas_two_moves_wait_offline_and_the_host_frees_her_seat(browser: Browser, server: str, language: str) -> tuple[Page, Page, str]:
+    """Anna's phone, offline, lays 30, thinks again and lays 12: both wait on the phone, as
+    hers. Meanwhile the host frees her seat on his phone. Returns her phone, the host's, the code."""
+    host, phones = new_table(browser, server, "ftw", ["Anna", "Ben", "Cem"], ("Anna",))
+    handy = phones["Anna"]
+    speak(handy, language, server)
+    handy.context.set_offline(True)
+    for card, waiting in (("30", 1), ("12", 2)):
+        handy.locator("#high-card").fill(card)
+        handy.locator("#high-card").press("Enter")
+        expect(handy.locator("#outbox-status")).to_contain_text(WORDS[language]["waiting"].format(waiting), timeout=8000)
+    host.reload()
+    host.locator("#seats li", has_text="Anna").get_by_role("button").click()
+    return handy, host, host.locator(".code").inner_text().strip()
+
+
+def highs(server: str, host: Page, game_id: str) -> list[dict[str, object]]:
+    return [e for e in api(server, f"/api/games/{game_id}/events", token_of(host))["events"] if e["type"] == "high"]
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_moves_anna_tapped_offline_are_never_sent_as_bens_when_the_phone_takes_his_seat(server: str, browser: Browser, language: str) -> None:
+    handy, host, code = annas_two_moves_wait_offline_and_the_host_frees_her_seat(browser, server, language)
+    words = WORDS[language]
+    game_id = game_of(handy)
+    # Still offline, the phone is handed to Ben, who opens the join address: the app's offline page.
+    handy.goto(f"{server}/j/{code}")
+    expect(handy.locator("h1")).to_have_text(words["offline"])
+
+    # Online again, he takes his seat: Anna's moves are not sent with his token, and the page says so.
+    handy.context.set_offline(False)
+    handy.reload()
+    handy.get_by_role("button", name="Ben").click()
+    expect(handy.locator("#table > p.muted strong").first).to_have_text("Ben")
+    dropped = handy.locator("#outbox-dropped")
+    expect(dropped.locator("p")).to_have_text(words["dropped"] + words["bens"])
+    expect(handy.locator("#outbox-status")).to_be_hidden()
+    assert dropped.evaluate("e => e.getBoundingClientRect().bottom") <= 640  # in sight without scrolling
+    shot(handy, f"outbox-dropped-bens-seat-{language}")
+    handy.wait_for_timeout(1500)  # time enough for a kept move to go out, were one still kept
+    assert highs(server, host, game_id) == []
+
+    # Once read, it is gone for good.
+    dropped.get_by_role("button").click()
+    expect(dropped).to_be_hidden()
+    handy.reload()
+    expect(handy.locator("#table > p.muted strong").first).to_have_text("Ben")
+    expect(dropped).to_be_hidden()
+
+
+def test_a_phone_whose_seat_was_freed_while_offline_says_at_once_that_her_moves_were_not_sent(server: str, browser: Browser) -> None:
+    handy, host, code = annas_two_moves_wait_offline_and_the_host_frees_her_seat(browser, server, "en")
+    game_id = game_of(handy)
+    # Online again on Anna's page, the phone learns it reads as a spectator now, before sending anything.
+    handy.context.set_offline(False)
+    dropped = handy.locator("#outbox-dropped")
+    expect(dropped.locator("p")).to_have_text(WORDS["en"]["dropped"] + WORDS["en"]["no seat"], timeout=20000)
+    expect(handy.locator("#table > p.muted").first).to_contain_text("You are watching")  # the page is a spectator's now
+    expect(handy.locator("#outbox-status")).to_be_hidden()
+    shot(handy, "outbox-dropped-spectator")
+    # Ben takes the seat on this phone: the page still says what happened, in his words.
+    handy.goto(f"{server}/j/{code}")
+    handy.get_by_role("button", name="Ben").click()
+    expect(dropped.locator("p")).to_have_text(WORDS["en"]["dropped"] + WORDS["en"]["bens"])
+    assert highs(server, host, game_id) == []
+
+
+def test_a_phone_that_followed_21_tables_keeps_the_copies_of_the_20_it_used_last(server: str, browser: Browser) -> None:
+    tables = [api(server, "/api/games", "", {"game": "ftw", "seats": ["Anna", "Ben", "Cem"]})["id"] for _ in range(21)]
+    watcher = phone(browser).new_page()
+    watcher.goto(server)
+    wait_until(watcher, "navigator.serviceWorker.controller !== null")  # the app's service worker serves this phone
+
+    def follow(game_id: str) -> None:
+        watcher.goto(f"{server}/g/{game_id}")
+        kept(watcher, 'data-seq="0"')
+
+    for game_id in tables[:20]:
+        follow(game_id)
+    follow(tables[0])  # the first table again: used last but one
+    follow(tables[20])
+    deadline = time.monotonic() + 5
+    while (games := {game for game, *_ in copies(watcher)}) != set(tables) - {tables[1]}:
+        assert time.monotonic() < deadline, f"kept {len(games)} games; missing {set(tables) - games}"
+        watcher.wait_for_timeout(100)
+
+    watcher.context.set_offline(True)
+    watcher.goto(f"{server}/g/{tables[0]}")
+    expect(watcher.locator("#table")).to_have_attribute("data-seq", "0")  # kept
+    watcher.goto(f"{server}/g/{tables[1]}")
+    expect(watcher.locator("h1")).to_have_text(WORDS["en"]["offline"])  # dropped: the app's offline page
+    shot(watcher, "offline-copy-dropped-21st")
+    watcher.context.set_offline(False)

@@ -36,6 +36,7 @@ def test_anna_moves_her_seat_the_host_frees_bens_and_cannot_start_to_play(server
     host = speaking(browser, server, language)
     host.goto(f"{server}/new?game=ftw")
     host.fill("#seats", "Anna\nBen\nCem")
+    host.check("input[name=plays][value='']")  # nobody plays on this phone
     host.get_by_role("button", name=words["start"]).click()
     code = host.locator(".code").inner_text().strip()
     game = host.url.split("/g/")[1].split("/")[0]

@@ -110,11 +110,11 @@ def test_a_seat_for_the_host_outside_the_table_is_refused_naming_it(app: Flask) 
         assert answer.status_code == 400 and answer.json["fields"] == {"host_seat": problem}
 
 
-def test_the_new_game_form_asks_which_seat_is_yours_and_the_table_tells_everyone(app: Flask) -> None:
+def test_the_new_game_form_asks_who_plays_on_this_phone_and_the_table_tells_everyone(app: Flask) -> None:
     host = app.test_client()
     form = host.get("/new?game=senators").get_data(as_text=True)
-    assert "Which seat is yours?" in form and "Nobody: this phone only keeps score" in form
-    made = host.post("/new", data={"game": "senators", "seats": "Anna\nBen\nCem", "host_seat": "2"})
+    assert "Who plays on this phone?" in form and "Nobody plays on this phone" in form
+    made = host.post("/new", data={"game": "senators", "seats": "Anna\nBen\nCem", "plays": "Cem"})
     game_id = made.headers["Location"].split("/")[2]
     assert "You are the host and play Cem" in host.get(f"/g/{game_id}").get_data(as_text=True)
     assert "the host plays Cem" in app.test_client().get(f"/g/{game_id}").get_data(as_text=True)
@@ -122,8 +122,8 @@ def test_the_new_game_form_asks_which_seat_is_yours_and_the_table_tells_everyone
     assert "I play this seat" not in host.get(f"/g/{game_id}/host").get_data(as_text=True)  # it is chosen for good
     refused = host.post(f"/g/{game_id}/seats/0", follow_redirects=True).get_data(as_text=True)
     assert "This phone plays Cem already; that cannot change before the reveal." in refused
-    wrong = host.post("/new", data={"game": "senators", "seats": "Anna\nBen\nCem", "host_seat": "5"})
-    assert wrong.status_code == 400 and "Your seat: there are only 3 players." in wrong.get_data(as_text=True)
+    wrong = host.post("/new", data={"game": "senators", "seats": "Anna\nBen\nCem", "plays": "Dora"})
+    assert wrong.status_code == 400 and "“Dora” is not one of the players" in wrong.get_data(as_text=True)
 
 
 def test_a_host_who_plays_no_seat_is_still_told_everything(client: FlaskClient) -> None:

@@ -46,6 +46,14 @@ def broken(rule: str, template: str, **values: Any) -> Violation:
     return Violation(rule, template % {key: english(value) for key, value in values.items()}, template=template, values=tuple(values.items()))
 
 
+def because(points: int, seqs: Sequence[int], template: str, **values: Any) -> dict[str, Any]:
+    """An item of `Game.explain`: `points`, the events behind them, and why in English
+    (`template` with `values` put in); like `broken`, it keeps both (`said`), so that a phone
+    words the reason in its own language (`web.words.said_words`)."""
+    return {"points": points, "why": template % {key: english(value) for key, value in values.items()}, "seqs": list(seqs),
+            "said": (template, tuple(values.items()))}
+
+
 def english(value: Any) -> str:
     """A value as the games' English sentences put it: a list joined with commas."""
     return ", ".join(map(str, value)) if isinstance(value, tuple) else str(value)
@@ -281,8 +289,8 @@ class Game(Generic[S]):
         raise NotImplementedError
 
     def explain(self, state: S, applied: Sequence[Event]) -> dict[str, list[dict[str, Any]]]:
-        """Why each player has his score: per name, items {points, why, seqs} whose points add
-        up exactly to `result(state).scores[name]`; `applied` are the events folded into
+        """Why each player has his score: per name, items {points, why, seqs, said} (`because`)
+        whose points add up exactly to `result(state).scores[name]`; `applied` are the events folded into
         `state`, in order, each with its seq (flagged and withdrawn ones left out). {} for a
         game without points."""
         return {}

@@ -34,7 +34,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from .base import (Event, Game, NoMeaning, Outcome, Result, Seat, Termination, Violation, Word, broken, ended_early, evolve,
+from .base import (Event, Game, NoMeaning, Outcome, Result, Seat, Termination, Violation, Word, because, broken, ended_early, evolve,
                    ranking_by_score, replace_at)
 
 AUCTIONS = 32
@@ -402,15 +402,20 @@ def explain_majority(state: State, applied: Sequence[Event]) -> dict[str, list[d
     for seat, row in enumerate(majority_table(state.won, state.fewest_needs_one)):
         mine = won_at[seat]
         points = [(a, *kind_and_value(a.points)) for a in mine]
-        listed = [{"points": value, "why": f"plus {value} won in auction {a.number}", "seqs": seqs_of([a])} for a, kind, value in points if kind == "plus"]
+        listed = [because(value, seqs_of([a]), "plus %(value)s won in auction %(auction)s", value=value, auction=a.number)
+                  for a, kind, value in points if kind == "plus"]
         popular = [a for a, kind, _ in points if kind == "popularity"]
         for kind in ("colleague", "boss"):
             if row[f"{kind}_popularity"]:
-                listed.append({"points": row[f"{kind}_popularity"], "why": f"fewest {kind} favours ({row[kind]}): popularity {row['popularity']} counts for him",
-                               "seqs": seqs_of(popular)})
+                listed.append(because(row[f"{kind}_popularity"], seqs_of(popular),
+                                      "fewest colleague favours (%(total)s): popularity %(popularity)s counts for him" if kind == "colleague"
+                                      else "fewest boss favours (%(total)s): popularity %(popularity)s counts for him",
+                                      total=row[kind], popularity=row["popularity"]))
             if row[f"{kind}_distrust"]:
-                listed.append({"points": row[f"{kind}_distrust"], "why": f"most {kind} favours ({row[kind]}): distrust {row['distrust']} counts against him",
-                               "seqs": seqs_of(mine)})
+                listed.append(because(row[f"{kind}_distrust"], seqs_of(mine),
+                                      "most colleague favours (%(total)s): distrust %(distrust)s counts against him" if kind == "colleague"
+                                      else "most boss favours (%(total)s): distrust %(distrust)s counts against him",
+                                      total=row[kind], distrust=row["distrust"]))
         items[names[seat]] = listed
     return items
 

@@ -43,7 +43,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from .base import (Event, Game, NoMeaning, Outcome, Result, Seat, Termination, Violation, broken, ended_early, evolve, ranking_by_score,
+from .base import (Event, Game, NoMeaning, Outcome, Result, Seat, Termination, Violation, because, broken, ended_early, evolve, ranking_by_score,
                    replace_at)
 
 Place = tuple[str, int]  # ("pile" | "helper" | "out" | "hand" | "revealed", seat or -1)
@@ -423,8 +423,10 @@ class Ftw(Game[State]):
             for event in this_round:
                 cards = event["cards"]
                 best, rest = (max(cards), sum(cards) - max(cards)) if cards else (0, 0)
-                why = f"round {number + 1}: highest card {best} minus the others {rest}" + (", at least 0" if best < rest else "")
-                items[names[event["seat"]]].append({"points": sheet[event["seat"]], "why": why, "seqs": [event["seq"]]})
+                items[names[event["seat"]]].append(because(
+                    sheet[event["seat"]], [event["seq"]],
+                    "round %(round)s: highest card %(best)s minus the others %(rest)s, at least 0" if best < rest
+                    else "round %(round)s: highest card %(best)s minus the others %(rest)s", round=number + 1, best=best, rest=rest))
         return items
 
     def _totals(self, state: State) -> dict[str, int]:

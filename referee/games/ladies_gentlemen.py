@@ -65,7 +65,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from .base import Event, Game, NoMeaning, Outcome, Phrase, Result, Seat, Termination, Violation, broken, ended_early, evolve, made
+from .base import Event, Game, NoMeaning, Outcome, Phrase, Result, Seat, Termination, Violation, because, broken, ended_early, evolve, made
 
 # The roles as a flag's sentence says them, with their article.
 ROLE_WORDS = {"lady": Phrase("a lady"), "gentleman": Phrase("a gentleman"), "courtesan": Phrase("a courtesan")}
@@ -841,12 +841,13 @@ class LadiesAndGentlemen(Game[State]):
         items: dict[str, list[dict[str, Any]]] = {}
         for event in applied:
             if event["type"] == "ball":
-                items[names[event["seat"]]] = [{"points": event["elegance"], "why": "elegance entered at the Ball", "seqs": [event["seq"]]}]
+                items[names[event["seat"]]] = [because(event["elegance"], [event["seq"]], "elegance entered at the Ball")]
         for shopper in state.shoppers:
             held = state.gossip_own[shopper] + state.gossip_received[shopper]
             if held:
                 passed_to = [e["seq"] for e in applied if e["type"] == "gossip" and e["to"] == shopper]
-                items[names[shopper]].append({"points": -held, "why": f"{held} gossip card{'s' if held > 1 else ''} held at the Ball", "seqs": passed_to})
+                items[names[shopper]].append(because(-held, passed_to, "%(count)s gossip card held at the Ball" if held == 1
+                                                     else "%(count)s gossip cards held at the Ball", count=held))
         return items
 
     def elegance(self, state: State) -> dict[int, int]:

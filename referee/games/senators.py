@@ -71,7 +71,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from .base import Event, Game, NoMeaning, Outcome, Result, Seat, Termination, Violation, broken, ended_early, evolve, replace_at
+from .base import Event, Game, NoMeaning, Outcome, Result, Seat, Termination, Violation, because, broken, ended_early, evolve, replace_at
 
 COLOURS = ("red", "orange", "yellow", "green", "blue", "purple")
 OFFICES = ("governor", "censor", "consul", "quaestor")
@@ -863,19 +863,20 @@ class Senators(Game[State]):
     def explain(self, state: State, applied: Sequence[Event]) -> dict[str, list[dict[str, Any]]]:
         """Senators: the 5 at the start, then every senator sold, bought or adjusted."""
         names = state.names
-        items: dict[str, list[dict[str, Any]]] = {n: [{"points": START_SENATORS, "why": "5 senators at the start", "seqs": []}] for n in names}
+        items = {n: [because(START_SENATORS, [], "%(count)s senators at the start", count=START_SENATORS)] for n in names}
         for event in applied:
-            kind, seq = event["type"], event["seq"]
+            kind, seq = event["type"], [event["seq"]]
             if kind == "sell-senator":
-                item = {"points": -1, "why": f"sold a senator to the bank for {SELL_SENATOR}"}
+                item = because(-1, seq, "sold a senator to the bank for %(price)s", price=SELL_SENATOR)
             elif kind == "buy-senators":
-                count = event["count"]
-                item = {"points": count, "why": f"bought {count} senator{'s' if count > 1 else ''}" + (" with the consul" if "office" in event else "")}
-            elif kind == "adjust" and event.get("senators"):
-                item = {"points": event["senators"], "why": f"adjusted by the table: {event['reason']}"}
+                count, consul = event["count"], "office" in event
+                item = because(count, seq, ("bought %(count)s senator with the consul" if consul else "bought %(count)s senator") if count == 1
+                               else "bought %(count)s senators with the consul" if consul else "bought %(count)s senators", count=count)
+            elif kind == "adjust" and event.get("senators"):  # the reason: a chip's code or as typed (`web.words.reason_words`)
+                item = because(event["senators"], seq, "adjusted by the table: %(reason)s", reason=event["reason"])
             else:
                 continue
-            items[names[event["seat"]]].append({**item, "seqs": [seq]})
+            items[names[event["seat"]]].append(item)
         return items
 
     @staticmethod

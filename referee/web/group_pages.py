@@ -103,7 +103,8 @@ def group(group_id: str) -> str:
     link = public_url("groups.join_link", code=found["code"])
     return render_template("group.html", group=found, players=groups.players(group_id), games=games, link=link, qr=qr_svg(link),
                            page=page, older=len(shown) > GAMES_A_PAGE, house_rules={game: groups.house_rules(group_id, game) for game in GAMES},
-                           hosting=hosts(group_id), changes=groups.house_rule_changes(group_id, CHANGES_SHOWN))
+                           hosting=hosts(group_id), changes=groups.house_rule_changes(group_id, CHANGES_SHOWN),
+                           saved=request.args.get("saved") if request.args.get("saved") in GAMES else None)
 
 
 @bp.post("/<group_id>/house-rules")
@@ -120,8 +121,7 @@ def house_rules(group_id: str) -> BaseResponse:
         referee().groups.set_house_rules(group_id, game, request.form.getlist("off"))
     except NotAHouseRule as error:
         abort(400, gettext(error.template, **error.values))
-    flash(gettext("House rules saved: the group's next games of %(game)s carry them.", game=GAMES[game].title), "info")
-    return redirect(url_for("groups.group", group_id=group_id) + "#house-rules")
+    return redirect(url_for("groups.group", group_id=group_id, saved=game) + "#house-rules")  # said right there, in view
 
 
 @bp.post("/<group_id>/players/<int:player_id>")

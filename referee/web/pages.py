@@ -58,7 +58,7 @@ from .icon import icon_png
 from .news import news
 from .sentences import event_sentence
 from .notation import read_token
-from .words import EOTM_KINDS, ball_verdict, flag_words, boutique_text, card_text, colour, day, duration, ending, say, senators_tie
+from .words import EOTM_KINDS, ball_verdict, explained, flag_words, boutique_text, card_text, colour, day, duration, ending, reason_words, say, senators_tie
 
 bp = Blueprint("pages", __name__)
 htmx = HTMX()
@@ -67,6 +67,8 @@ babel = Babel()
 TOKEN_COOKIE = "referee_token"
 MY_GAMES = "my_games"  # in the signed session cookie: the games this browser hosts or joined
 MY_GAMES_KEPT = 20
+# Chart lines, each at least 3:1 against white (WCAG AA for graphics), told apart by hue.
+CHART_COLOURS = ("#0b5fff", "#b00020", "#106b21", "#6a1b9a", "#8a4500", "#00695c", "#37474f", "#ad1457")
 HISTORY_PAGE = 100  # events per History page: a long game stays light on a phone
 MAX_FORM_CARDS = 64  # more than any game's hand: a bigger count is refused by the schema
 LANGUAGES = ("en", "de")
@@ -89,7 +91,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(seat_pages.bp)
     app.jinja_env.globals.update(GAMES=GAMES, card_label=card_label, card_text=card_text, say=say, colour_text=colour, boutique_text=boutique_text, senators_tie=senators_tie, ball_verdict=ball_verdict,
                                  flag_sentence=flag_sentence, end_sentence=end_sentence, get_locale=get_locale, receipt_qr=qr_svg, duration=duration, day=day,
-                                 rule_texts=rule_texts, event_sentence=event_sentence)
+                                 rule_texts=rule_texts, event_sentence=event_sentence, explained=explained, reason_words=reason_words)
     app.jinja_env.filters["say"] = say
 
 
@@ -115,7 +117,7 @@ def public_url(endpoint: str, **values: Any) -> str:
 
 def qr_svg(text: str) -> str:
     """A QR code as inline SVG (segno): join links, and the receipt at the end of a game."""
-    svg: str = segno.make(text, error="m").svg_inline(scale=4, dark="#111", light="#fff")
+    svg: str = segno.make(text, error="m").svg_inline(scale=4, dark="#111", light="#fff", omitsize=True)  # a viewBox: it fills its box
     return svg
 
 
@@ -627,7 +629,7 @@ def result(game_id: str) -> str:
                            group=in_group(referee().groups.group_of(game_id)),
                            fold=fold, game_id=game_id, result=outcome, hidden=hidden, charts=shown_charts, caller=caller,
                            head=store.head(game_id) if fold.outcome is not None and not hidden else None, sight=sight,
-                           ladies_of={team["gentleman"]: team["lady"] for team in roles}, courtesan=public.get("courtesan"), explained=why,
+                           ladies_of={team["gentleman"]: team["lady"] for team in roles}, courtesan=public.get("courtesan"), explanation=why,
                            aside=aside, official=official)
 
 
@@ -649,11 +651,23 @@ def charts(game: str, detail: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def line_chart(x_labels: list[str], series: dict[str, list[int | None]] | dict[str, list[int]]) -> str:
-    """A small line chart as inline SVG without scripts (pygal), sized for a phone; a
-    None is a gap (a player who was not in that game)."""
-    style = pygal.style.LightStyle(legend_font_size=20, legend_box_size=16, label_font_size=14, major_label_font_size=14)
-    chart = pygal.Line(js=[], width=360, height=300, show_legend=True, legend_at_bottom=True, legend_at_bottom_columns=2,
-                       show_dots=len(x_labels) <= 40, style=style)
+    """A small line chart as inline SVG without scripts (pygal), sized for a phone: a row of
+    the legend for every two players (none cut off), whole numbers on the axis; a None is a
+    gap (a player who was not in that game). One point is no line: a sentence says it."""
+    if len(x_labels) < 2:
+        said = " · ".join(f"{name} {values[-1]}" for name, values in series.items() if values and values[-1] is not None)
+        return str(Markup('<p class="muted">{}</p>').format(gettext("So far one point (%(label)s): %(values)s. The chart follows from the second.",
+                                                                     label=x_labels[0] if x_labels else "", values=said)))
+    style = pygal.style.Style(colors=CHART_COLOURS, background="#fff", plot_background="#fff", foreground="#111", foreground_strong="#111",
+                              foreground_subtle="#555", stroke_opacity="1", stroke_width="3", legend_font_size=20, legend_box_size=16, label_font_size=14, major_label_font_size=14)
+    legend_rows = -(-len(series) // 2)
+    # pygal makes room for len // 2 legend rows: the last player of an odd count gets his row here.
+    chart = pygal.Line(js=[], width=360, height=220 + 32 * legend_rows, show_legend=True, legend_at_bottom=True, legend_at_bottom_columns=2,
+                       margin_bottom=20 + 30 * (len(series) % 2), margin_right=44, show_dots=len(x_labels) <= 40, truncate_legend=-1, style=style)
+    points = [v for line in series.values() for v in line if v is not None]
+    if points:  # whole numbers only: no axis of fractions for counts of wins
+        low, high = min(points), max(points)
+        chart.y_labels = list(range(low, high + 1, max(1, -(-(high - low) // 6))))
     chart.x_labels = x_labels if len(x_labels) <= 20 else [label if i % 10 == 0 else "" for i, label in enumerate(x_labels)]
     for name, values in series.items():
         chart.add(name, values)

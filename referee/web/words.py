@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
-from flask_babel import get_locale, gettext, lazy_gettext, ngettext
+from flask_babel import force_locale, get_locale, gettext, lazy_gettext, ngettext
 
 from ..games.base import Count, Phrase, Violation, Word
 from ..games.karriere_poker import Played
@@ -27,6 +28,14 @@ LG_KINDS = {"wardrobe": lazy_gettext("wardrobe"), "servant": lazy_gettext("serva
 VALUES = {"sell": lazy_gettext("sell"), "buy": lazy_gettext("buy"), "pass": lazy_gettext("pass"), "pay": lazy_gettext("pay"),
           "keep": lazy_gettext("keep"), "return": lazy_gettext("return"), "defer": lazy_gettext("defer"),
           "discount": lazy_gettext("discount"), "war": lazy_gettext("war"), "other": lazy_gettext("other"), **LG_KINDS}
+
+# Reasons tapped on a chip, stored as these codes and worded by each phone in its language
+# (a typed reason is stored and shown as typed): rulings, voids, Senators' adjustments,
+# Ladies & Gentlemen incomes.
+REASONS = {"house-rule": lazy_gettext("house rule"), "we-agreed": lazy_gettext("we agreed"),
+           "app-is-wrong": lazy_gettext("the app is wrong"), "voided-at-the-table": lazy_gettext("voided at the table"),
+           "event-card": lazy_gettext("event card"), "war": lazy_gettext("war"), "censor": lazy_gettext("censor"),
+           "contract": lazy_gettext("contract"), "market": lazy_gettext("market")}
 
 # The games' endings (`Outcome.reason`), each with its sentence in the chosen language.
 ENDINGS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
@@ -50,7 +59,40 @@ def flag_words(violation: Violation, names: Any) -> str | None:
     here. None for a message the game made whole (no template)."""
     if not violation.template:
         return None
-    return gettext(violation.template) % {key: value_words(value, names) for key, value in violation.values}
+    return said_words(violation.template, violation.values, names)
+
+
+def said_words(template: str, values: Any, names: Any) -> str:
+    """A game's sentence (`broken`, `because`) in the chosen language: its template from the
+    catalogue, its values worded here."""
+    return gettext(template) % {key: value_words(value, names) for key, value in values}
+
+
+def explained(items: dict[str, list[dict[str, Any]]], names: Any) -> dict[str, list[dict[str, Any]]]:
+    """`Game.explain`'s items with each why in the chosen language."""
+    return {name: [{**item, "why": said_words(*item["said"], names)} for item in listed] for name, listed in items.items()}
+
+
+@cache
+def chip_texts() -> dict[str, str]:
+    """Each chip's text in English and in German -> its code: the records from before the
+    codes stored the text the phone showed."""
+    found = {}
+    for language in ("de", "en"):
+        with force_locale(language):
+            found.update({str(text).casefold(): code for code, text in REASONS.items()})
+    return found
+
+
+def reason_code(reason: str) -> str | None:
+    """The chip a stored reason came from (its code, or its text); None for a typed reason."""
+    return reason if reason in REASONS else chip_texts().get(reason.strip().casefold())
+
+
+def reason_words(reason: str) -> str:
+    """A stored reason as this phone says it: a chip's in its language, a typed one as typed."""
+    code = reason_code(reason)
+    return reason if code is None else str(REASONS[code])
 
 
 def value_words(value: Any, names: Any) -> str:
@@ -76,7 +118,7 @@ def value_words(value: Any, names: Any) -> str:
     if isinstance(value, str) and value not in names:
         if value.startswith("team-"):
             return boutique_text(names, value)
-        return str(OFFICES[value]) if value in OFFICES else say(value)
+        return str(OFFICES[value]) if value in OFFICES else reason_words(value) if reason_code(value) else say(value)
     return str(value)
 
 

@@ -9,10 +9,13 @@
 // reader. Offline, the copy shows under a banner and runs (table.js and htmx are kept too;
 // the styles are in the page): moves tapped meanwhile wait in the phone's outbox, and the
 // page catches up by itself when the connection is back. A page without a copy shows the
-// app's offline page instead of the browser's error.
+// app's offline page instead of the browser's error. The phone keeps the copies of the KEPT
+// games it used last (kept or shown), and drops the others'.
 "use strict";
 var SHARED = "table-referee-app-v2";  // the same for every reader: the offline page, the scripts, the home page
 var COPIES = "table-referee-copy:";  // + game + ":" + reader
+var USED = "table-referee-used";  // /g/<game> -> when its copies were last used (ms)
+var KEPT = 20;
 var OFFLINE = "/offline";
 var SCRIPTS = ["/static/table.js", "/static/htmx.min.js"];
 var HTML = { "Content-Type": "text/html; charset=utf-8" };
@@ -24,7 +27,7 @@ self.addEventListener("install", function (event) {
 self.addEventListener("activate", function (event) {
   // The first version kept every page by its address alone, for whoever held the phone: gone.
   event.waitUntil(caches.keys().then(function (names) {
-    return Promise.all(names.filter(function (name) { return name !== SHARED && name.indexOf(COPIES) !== 0; })
+    return Promise.all(names.filter(function (name) { return name !== SHARED && name !== USED && name.indexOf(COPIES) !== 0; })
       .map(function (name) { return caches.delete(name); }));
   }).then(function () { return self.clients.claim(); }));
 });
@@ -54,6 +57,26 @@ function keptFor(game) {
   return copiesOf(game).then(function (names) { return names.length === 1 ? caches.open(names[0]) : null; });
 }
 
+// The game's copies were used now: the copies of the KEPT games used last stay, the others go.
+function used(game) {
+  return caches.open(USED).then(function (uses) {
+    return uses.put("/g/" + game, new Response(String(Date.now()))).then(function () {
+      return Promise.all([caches.keys(), uses.keys()]);
+    }).then(function (found) {
+      var last = new Map();  // game -> when its copies were last used (0: kept before uses were counted)
+      found[0].forEach(function (name) { if (name.indexOf(COPIES) === 0) last.set(name.slice(COPIES.length).split(":")[0], 0); });
+      return Promise.all(found[1].map(function (request) {
+        var other = gameOf(new URL(request.url));
+        if (!last.has(other)) return uses.delete(request);  // its copies are gone already
+        return uses.match(request).then(function (hit) { return hit.text(); }).then(function (when) { last.set(other, Number(when)); });
+      })).then(function () {
+        var oldest = Array.from(last.keys()).sort(function (a, b) { return last.get(b) - last.get(a); }).slice(KEPT);
+        return Promise.all(oldest.map(function (other) { return Promise.all([readBy(other, null), uses.delete("/g/" + other)]); }));
+      });
+    });
+  });
+}
+
 // A page hands over what it shows after a live update, with the reader that update named.
 self.addEventListener("message", function (event) {
   var copy = event.data || {};
@@ -62,7 +85,8 @@ self.addEventListener("message", function (event) {
   var game = url.origin === self.location.origin ? gameOf(url) : null;
   if (!game || !copy.reader) return;
   url.hash = "";
-  event.waitUntil(readBy(game, copy.reader).then(function (cache) { return cache.put(url.href, new Response(copy.html, { headers: HTML })); }));
+  event.waitUntil(readBy(game, copy.reader).then(function (cache) { return cache.put(url.href, new Response(copy.html, { headers: HTML })); })
+    .then(function () { return used(game); }));
 });
 
 function offlineCopy(response) {
@@ -83,7 +107,7 @@ function page(event, url, game) {
     if (response.ok && (game ? reader : url.pathname === "/")) {
       var copy = response.clone();
       event.waitUntil((game ? readBy(game, reader) : caches.open(SHARED)).then(function (cache) {
-        return Promise.all([cache.put(game ? url.href : "/", copy),  // the home page: this browser's games, no seat's secrets
+        return Promise.all([cache.put(game ? url.href : "/", copy).then(function () { return game && used(game); }),  // the home page: this browser's games, no seat's secrets
           caches.open(SHARED).then(function (shared) { return shared.add(OFFLINE); })]);  // in the language the phone speaks now
       }));
     }
@@ -91,6 +115,7 @@ function page(event, url, game) {
   }).catch(function () {
     var kept = game ? keptFor(game) : url.pathname === "/" ? caches.open(SHARED) : Promise.resolve(null);
     return kept.then(function (cache) { return cache && cache.match(game ? url.href : "/"); }).then(function (hit) {
+      if (hit && game) event.waitUntil(used(game));
       return hit ? offlineCopy(hit) : caches.open(SHARED).then(function (cache) { return cache.match(OFFLINE); });
     });
   });

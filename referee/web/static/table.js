@@ -228,7 +228,8 @@
   // Wi-Fi gone, a request cut off) shows "Reconnecting…" with the age of the last update,
   // and asks again with a growing pause (1, 2, 4 … 15 s); the next answer brings the table
   // as it is now, with everything missed, and the status goes away (with the offline banner
-  // of a copy shown offline). A copy counts its age from when it was kept.
+  // of a copy shown offline). A copy counts its age from when it was kept, and says it all
+  // in one line: its banner's words (offline, the moves wait here) with that age.
   var lastUpdate = Number(document.documentElement.getAttribute("data-kept")) || Date.now(), pause = 1000, ticking = null, again = null;
   function liveStatus(show, text) {
     var status = document.getElementById("live-status");
@@ -240,7 +241,9 @@
     var status = document.getElementById("live-status");
     if (!status) return;
     var seconds = Math.round((Date.now() - lastUpdate) / 1000);
-    var text = navigator.onLine === false ? status.dataset.offline : status.dataset.reconnecting;
+    var banner = document.getElementById("offline-banner");  // a copy shown offline: one line, its banner's words
+    if (banner) banner.hidden = true;
+    var text = navigator.onLine === false ? (banner ? banner.textContent : status.dataset.offline) : status.dataset.reconnecting;
     liveStatus(true, text + " · " + status.dataset.since.replace("{seconds}", seconds));
     if (!ticking) ticking = setInterval(reconnecting, 1000);
   }
@@ -296,6 +299,7 @@
     reconnecting();
   });
   window.addEventListener("online", function () { pause = 250; retryLater(); });
+  document.addEventListener("DOMContentLoaded", function () { if (document.getElementById("offline-banner")) reconnecting(); });
 
   // The screen stays on at the table (Screen Wake Lock API), asked again whenever the page
   // comes back into view; a box turns it off, and the choice is kept. Nothing breaks where
@@ -323,20 +327,56 @@
   // phone, shown as waiting, and sent when the connection is back: a retry of a move that
   // did reach the server is answered as the first time and stored once; if the table moved
   // on meanwhile it is refused as a stale tap, with the player's input put back, as online.
-  var OUTBOX = "table-referee:outbox:" + location.pathname;
-  var posting = null, flushing = null;
+  // The outbox is its reader's own (per game; the reader as in X-Reader, on #outbox-status):
+  // each waiting move remembers whom it was tapped for, and before one is sent the phone asks
+  // whom it reads the game for now. Another reader's moves (a seat freed or handed on, a host
+  // who started to play) are never sent with this phone's token: they are dropped, and every
+  // page of the game says so until the player has read it.
+  var GAME = (document.getElementById("table") || { dataset: {} }).dataset.game;
+  var OUTBOX = "table-referee:outbox:" + GAME, DROPPED = "table-referee:dropped:" + GAME;
+  var posting = null, flushing = null, asking = false;
   function newKey() {
     var bytes = new Uint8Array(16);
     window.crypto.getRandomValues(bytes);
     return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
   }
-  function outbox(entries) {
+  function stored(name, entries) {
     try {
-      if (entries === undefined) return JSON.parse(window.localStorage.getItem(OUTBOX) || "[]");
-      window.localStorage.setItem(OUTBOX, JSON.stringify(entries));
+      if (entries === undefined) return JSON.parse(window.localStorage.getItem(name) || "[]");
+      window.localStorage.setItem(name, JSON.stringify(entries));
     } catch (e) { return []; }
+    return entries;
+  }
+  function outbox(entries) {
+    if (entries === undefined) return stored(OUTBOX);
+    stored(OUTBOX, entries);
     showOutbox();
     return entries;
+  }
+  // The phone reads the game as `reader` now: the moves that wait for anyone else go, counted
+  // per whom they were tapped for ([{tapped, count}], kept until read).
+  function readAs(reader) {
+    var entries = outbox(), dropped = stored(DROPPED);
+    var others = entries.filter(function (entry) { return entry.reader !== reader; });
+    if (!others.length) return;
+    others.forEach(function (entry) {
+      var same = dropped.filter(function (said) { return said.tapped === entry.tapped; })[0];
+      if (same) same.count += 1; else dropped.push({ tapped: entry.tapped, count: 1 });
+    });
+    stored(DROPPED, dropped);
+    outbox(entries.filter(function (entry) { return entry.reader === reader; }));
+    showDropped();
+  }
+  function showDropped() {
+    var box = document.getElementById("outbox-dropped");
+    if (!box) return;
+    var dropped = stored(DROPPED);
+    box.hidden = dropped.length === 0;
+    box.querySelector("p").textContent = dropped.map(function (said) {
+      return (said.count === 1 ? box.dataset.one : box.dataset.many).replace("{count}", said.count)
+        .replace("{tapped}", function () { return said.tapped; }).replace("{now}", function () { return box.dataset.now; });
+    }).join(" ");
+    box.querySelector("button").onclick = function () { stored(DROPPED, []); box.hidden = true; };
   }
   function showOutbox() {
     var box = document.getElementById("outbox-status");
@@ -359,7 +399,8 @@
     if (!detail.parameters.key) detail.parameters.key = newKey();
     var pairs = [];
     detail.formData.forEach(function (value, name) { pairs.push([name, String(value)]); });
-    posting = { path: detail.path, pairs: pairs };
+    var status = document.getElementById("outbox-status") || { dataset: {} };
+    posting = { path: detail.path, pairs: pairs, reader: status.dataset.reader, tapped: status.dataset.tapped };
   });
   // A move the server cannot store now (503: its database is away) waits here as one sent
   // offline does, and the phone says why.
@@ -382,11 +423,20 @@
   document.addEventListener("htmx:sendError", keepMove);
   document.addEventListener("htmx:responseError", keepMove);
   function flush() {
-    var entries = outbox();
-    if (!entries.length || flushing || !window.htmx) return;
-    flushing = entries[0];
-    sent = Object.assign({}, flushing.fields);  // put back if it is refused
-    window.htmx.ajax("POST", flushing.path, { target: "#table", swap: "outerHTML", values: values(flushing.pairs) });
+    if (!outbox().length || flushing || asking || !window.htmx) return;
+    asking = true;  // whom the phone reads for now: the seat may have been freed or handed on meanwhile
+    fetch("/g/" + GAME, { method: "HEAD", credentials: "same-origin", cache: "no-store" }).then(function (answer) {
+      asking = false;
+      var reader = answer.headers.get("X-Reader");
+      if (!reader) throw answer;
+      readAs(reader);
+      var status = document.getElementById("outbox-status");
+      if (status && status.dataset.reader !== reader) { location.reload(); return; }  // this page was another reader's
+      flushing = outbox()[0] || null;
+      if (!flushing) return;
+      sent = Object.assign({}, flushing.fields);  // put back if it is refused
+      window.htmx.ajax("POST", flushing.path, { target: "#table", swap: "outerHTML", values: values(flushing.pairs) });
+    }).catch(function (answer) { asking = false; retryLater(); sayAway(answer instanceof Response && answer.status === 503); });
   }
   document.addEventListener("htmx:afterSwap", function (event) {
     var target = event.detail && event.detail.target;
@@ -397,7 +447,7 @@
     }
     setTimeout(flush, 0);
   });
-  document.addEventListener("DOMContentLoaded", function () { showOutbox(); flush(); });
+  document.addEventListener("DOMContentLoaded", function () { showOutbox(); showDropped(); flush(); });
   window.addEventListener("online", flush);
 
   // Offline, a page load is answered from the phone: the page as it last showed, or the
@@ -409,7 +459,7 @@
     var reader = event.detail.xhr && event.detail.xhr.getResponseHeader("X-Reader");
     if (!reader || document.getElementById("offline-banner") || !("serviceWorker" in navigator)) return;
     var page = document.documentElement.cloneNode(true);
-    page.querySelectorAll("#live-status, #outbox-status, #witness-warning").forEach(function (e) { e.hidden = true; });
+    page.querySelectorAll("#live-status, #outbox-status, #outbox-dropped, #witness-warning").forEach(function (e) { e.hidden = true; });
     page.querySelectorAll(".htmx-request, .htmx-settling, .htmx-swapping, .htmx-added").forEach(function (e) {
       e.classList.remove("htmx-request", "htmx-settling", "htmx-swapping", "htmx-added");
     });

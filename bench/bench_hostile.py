@@ -1,16 +1,17 @@
-"""Hostile clients benchmark (a script, not a test): python bench/bench_hostile.py [--idle N] [--seconds S]
+"""Hostile clients benchmark (a script, not a test): python bench/bench_hostile.py [--idle N] [--seconds S] [--quick]
 
 Starts the real server (`referee serve`, its default limits) on 127.0.0.1 with a fresh
 SQLite file and a phone at one table that loads its page and logs a move every 0.2 s on a
 keep-alive connection (reconnecting when it was closed, as a browser does); every second
 it also opens a fresh connection for a page, as a phone that just arrives. Measured three
 times in one run, each for `--seconds` (default 15): on an idle server (the reference);
-while one client holds `--idle` (default 20,000) idle connections, split over two
-processes because one process may open at most the open-file limit (20,000 here), each
-reopening a connection a second after the server closed or refused it (the server's
-open files are counted meanwhile); and while 20
+while one client at another address (127.0.0.2) holds `--idle` (default 20,000) idle
+connections, split over two processes because one process may open at most the
+open-file limit (20,000 here), each reopening a connection a second after the server
+closed or refused it (the server's open files are counted meanwhile); and while 20
 connections pipeline 500 history pages each (a game of 78 moves) and never read. Every
-process it starts stops by itself; all on loopback.
+process it starts stops by itself; all on loopback. `--quick` runs each phase for a
+second with 200 idle connections: it shows the script still runs, its figures mean nothing.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from bench_server import free_port, percentile, wait_for
 from referee.simulate import karriere_poker
 
 PACE = 0.2
+HOSTILE = "127.0.0.2"  # the hostile client's address: the server caps connections per address
 
 
 def start(db: Path, port: int) -> subprocess.Popen[bytes]:
@@ -124,13 +126,14 @@ class Phone:
 
 
 def hold(port: int, count: int, seconds: float) -> None:
-    """One hostile process: `count` idle connections held for `seconds`, each reopened a
+    """One hostile process: `count` idle connections from HOSTILE held for `seconds`, each reopened a
     second after the server closed or refused it (connects never wait: non-blocking)."""
     selector, reopen = selectors.DefaultSelector(), []
     until = time.monotonic() + seconds
 
     def open_one() -> None:
         sock = socket.socket()
+        sock.bind((HOSTILE, 0))
         sock.setblocking(False)
         sock.connect_ex(("127.0.0.1", port))
         selector.register(sock, selectors.EVENT_READ)
@@ -181,8 +184,11 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--idle", type=int, default=20_000, help="idle connections one client holds (split over two processes)")
     parser.add_argument("--seconds", type=float, default=15, help="each measurement's length")
+    parser.add_argument("--quick", action="store_true", help="1 s a phase, 200 idle connections: only that it runs")
     arguments = parser.parse_args()
-    seconds = arguments.seconds
+    if arguments.quick:
+        arguments.idle, arguments.seconds = 200, 1
+    seconds, settle = arguments.seconds, min(3, arguments.seconds)
     with tempfile.TemporaryDirectory() as name:
         port = free_port()
         server = start(Path(name) / "hostile.sqlite3", port)
@@ -192,18 +198,18 @@ def main() -> None:
             print(f"one server (its default limits), a phone at another table every {PACE * 1000:.0f} ms, {seconds:.0f} s each")
             print(Phone(port, game, token, moves).run(seconds).line("idle server (reference)"))
 
-            holders = [multiprocessing.Process(target=hold, args=(port, arguments.idle // 2, seconds + 3), daemon=True) for _ in range(2)]
+            holders = [multiprocessing.Process(target=hold, args=(port, arguments.idle // 2, seconds + settle), daemon=True) for _ in range(2)]
             most = [0]
-            watcher = threading.Thread(target=open_files, args=(server.pid, seconds + 3, most))
+            watcher = threading.Thread(target=open_files, args=(server.pid, seconds + settle, most))
             for holder in holders:
                 holder.start()
             watcher.start()
-            time.sleep(3)  # every connection asked for
+            time.sleep(settle)  # every connection asked for
             phone = Phone(port, game, token, moves).run(seconds)
             for holder in holders:
                 holder.join(30)
             watcher.join()
-            print(phone.line(f"one client holding {arguments.idle} idle connections (the server held at most {most[0]} files open)"))
+            print(phone.line(f"one client at {HOSTILE} holding {arguments.idle} idle connections (the server held at most {most[0]} files open)"))
 
             flood = threading.Thread(target=pipeline, args=(port, history, seconds + 1))
             flood.start()

@@ -5,10 +5,14 @@ from __future__ import annotations
 import json
 import os
 import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import click
+from flask_babel import gettext
 
 from . import bgstats
 from .access import Access
@@ -24,6 +28,7 @@ from .rulings import app_is_wrong, maintainer_key
 from .stats import STATISTICS, plays_csv
 from .store import CopyRefused, Store, StoreTooNew, UnknownGame
 from .tables import Tables
+from .web.words import ending, flag_words, reason_words
 
 DEFAULT_DB = Path("instance") / "referee.sqlite3"
 
@@ -110,7 +115,8 @@ def main() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (docs/record-format.md, section 'replay --json').")
 @click.option("--upto", type=click.IntRange(min=0), help="Replay only the events up to this seq.")
 @click.option("--official", is_flag=True, help="Judge by the official rules: no house rules, no rulings; the table's verdict follows (JSON: under \"table\").")
-def replay(file: str, as_json: bool, upto: int | None, official: bool) -> None:
+@click.option("--lang", type=click.Choice(["en", "de"]), help="The language of the readable report (default: from $LANG; --json has none).")
+def replay(file: str, as_json: bool, upto: int | None, official: bool, lang: str | None) -> None:
     """Replay a table record offline and report flags, voids, rulings and the result.
 
     Exit status: 0 no standing violations (voided and ruled events do not count; with
@@ -127,43 +133,71 @@ def replay(file: str, as_json: bool, upto: int | None, official: bool) -> None:
     if as_json:
         click.echo(json.dumps(shown if table is None else {**shown, "table": table}, ensure_ascii=False))
     else:
-        click.echo(readable_report(fold, shown, official))
-        if table is not None:
-            click.echo("\nThe table's verdict (house rules and rulings):\n" + "\n".join(verdict_lines(table)))
+        with speaking(lang or ("de" if os.environ.get("LANG", "").startswith("de") else "en")):
+            click.echo(readable_report(fold, shown, official))
+            if table is not None:
+                click.echo("\n" + gettext("The table's verdict (house rules and rulings):") + "\n"
+                           + "\n".join(verdict_lines(table, replay_record(record.header, record.events, upto))))
     sys.exit(1 if shown["violations"] else 0)
 
 
+@contextmanager
+def speaking(language: str) -> Iterator[None]:
+    """The app's words (its catalogue, `web.words`) outside the server: a bare Flask app
+    that speaks `language`, its catalogue compiled into a directory of its own."""
+    from flask import Flask
+    from flask_babel import Babel
+
+    from .web.pages import compile_translations
+
+    app = Flask(__name__)
+    with tempfile.TemporaryDirectory() as compiled:
+        app.config["BABEL_TRANSLATION_DIRECTORIES"] = compile_translations(Path(compiled))
+        Babel(app, locale_selector=lambda: language)
+        with app.test_request_context():
+            yield
+
+
 def readable_report(fold: Fold, shown: dict[str, Any], official: bool = False) -> str:
+    """The replay for people, in the language `speaking` chose: flags and endings as the
+    pages word them (`web.words`)."""
     header = fold.header
     lines = [
         f"{header.rules.title}" + (f" — {header.title}" if header.title else ""),
-        f"Players: {', '.join(header.seats)}",
-        f"Events: {shown['events']}",
+        gettext("Players: %(names)s", names=", ".join(header.seats)),
+        gettext("Events: %(count)s", count=shown["events"]),
     ]
     if official:
-        lines.append("Judged by the official rules (no house rules, no rulings)")
+        lines.append(gettext("Judged by the official rules (no house rules, no rulings)"))
     elif header.house_rules:
-        lines.append(f"House rules: off {', '.join(header.house_rules)}")
+        lines.append(gettext("House rules: off %(rules)s", rules=", ".join(header.house_rules)))
     if fold.outcome is not None:
-        lines.append(f"{'Ended early' if shown['ended_early'] else 'Game over'}: {fold.outcome.reason}")
-        lines.append(f"Winner: {' & '.join(shown['winners'])}" if shown["winners"] else "No winner")
+        lines.append(f"{gettext('Ended early') if shown['ended_early'] else gettext('Game over')}: {ending(fold.outcome.reason) or fold.outcome.reason}")
+        lines.append(gettext("Winner: %(names)s", names=" & ".join(shown["winners"])) if shown["winners"] else gettext("No winner"))
     else:
-        lines.append("Game not finished")
-    for withdrawn in shown["withdrawn"]:
-        was = f"{withdrawn['message']} [{withdrawn['rule']}]" if withdrawn["rule"] else "legal when logged"
-        lines.append(f"  seq {withdrawn['seq']}: voided by seq {withdrawn['voided_by']} ({was})")
-    return "\n".join([*lines, *verdict_lines(shown)])
+        lines.append(gettext("Game not finished"))
+    for withdrawn in fold.withdrawn:
+        was = f"{flag_text(withdrawn.flag, header.seats)} [{withdrawn.flag.rule}]" if withdrawn.flag else gettext("legal when logged")
+        lines.append("  " + gettext("seq %(seq)s: voided by seq %(void)s (%(was)s)", seq=withdrawn.seq, void=withdrawn.voided_by, was=was))
+    return "\n".join([*lines, *verdict_lines(shown, fold)])
 
 
-def verdict_lines(shown: dict[str, Any]) -> list[str]:
-    """Flags, rulings and the ranking of a replay's report, as lines."""
-    lines = [f"  seq {flag['seq']}: {flag['message']} [{flag['rule']}]" for flag in shown["violations"]]
-    if not shown["violations"]:
-        lines.append("No violations.")
-    lines += [f"  seq {r['seq']}: let stand by seq {r['ruling']} ({r['reason'] or 'no reason given'}): {r['message']} [{r['rule']}]"
-              for r in shown["ruled"]]
+def flag_text(flag: Any, names: Any) -> str:
+    """A flag's sentence in the chosen language, or as the game made it whole."""
+    return flag_words(flag, names) or flag.message
+
+
+def verdict_lines(shown: dict[str, Any], fold: Fold) -> list[str]:
+    """Flags, rulings and the ranking of a replay's report (of `fold`), as lines."""
+    names = fold.header.seats
+    lines = ["  " + gettext("seq %(seq)s: %(message)s", seq=seq, message=flag_text(flag, names)) + f" [{flag.rule}]" for seq, flag in fold.violations]
+    if not fold.violations:
+        lines.append(gettext("No violations."))
+    lines += ["  " + gettext("seq %(seq)s: let stand by seq %(ruling)s (%(reason)s): %(message)s", seq=r.seq, ruling=r.ruling,
+                             reason=reason_words(r.reason) if r.reason else gettext("no reason given"), message=flag_text(r.flag, names))
+              + f" [{r.flag.rule}]" for r in fold.ruled]
     if shown["ranking"]:
-        lines.append("Ranking:")
+        lines.append(gettext("Ranking:"))
         for place, tier in enumerate(shown["ranking"], start=1):
             points = ", ".join(f"{name} ({shown['scores'][name]})" if name in shown["scores"] else name for name in tier)
             lines.append(f"  {place}. {points}")
@@ -517,6 +551,8 @@ def samples(folder: str) -> None:
 )
 @click.option("--max-connections", default=10_000, show_default=True, type=click.IntRange(1, 1_000_000),
               help="Open connections at once (at most the open-file limit less 256); past it a new one is answered 503 at once.")
+@click.option("--max-connections-per-address", default=1_000, show_default=True, type=click.IntRange(0, 1_000_000),
+              help="Open connections at once from one address; past it a new one is answered 503 at once. 0: no cap (behind a reverse proxy every phone has the proxy's address).")
 @click.option("--idle-timeout", default=5.0, show_default=True, type=click.FloatRange(0.1, 3600),
               help="Seconds a connection may wait between requests (a phone waiting for news is not idle).")
 @click.option("--header-timeout", default=5.0, show_default=True, type=click.FloatRange(0.1, 3600),
@@ -524,8 +560,8 @@ def samples(folder: str) -> None:
 @click.option("--transfer-timeout", default=10.0, show_default=True, type=click.FloatRange(0.1, 3600),
               help="Seconds a request's body or an answer may stand still (a client that does not read its answers).")
 @db_option
-def serve(host: str, port: int, max_waiting: int, max_connections: int, idle_timeout: float, header_timeout: float,
-          transfer_timeout: float, db_path: str) -> None:
+def serve(host: str, port: int, max_waiting: int, max_connections: int, max_connections_per_address: int, idle_timeout: float,
+          header_timeout: float, transfer_timeout: float, db_path: str) -> None:
     """Run the app on gevent's WSGI server: one event loop serves every phone."""
     from gevent import monkey
 
@@ -541,7 +577,7 @@ def serve(host: str, port: int, max_waiting: int, max_connections: int, idle_tim
     tables = app.extensions["referee"].tables
     tables.store.db.listen(tables.wake)  # moves stored by other server processes wake this one's phones
     try:  # bind first: "Open …" is said only once the server really listens
-        server = listen(app, host, port, Limits(idle_timeout, header_timeout, transfer_timeout, max_connections))
+        server = listen(app, host, port, Limits(idle_timeout, header_timeout, transfer_timeout, max_connections, max_connections_per_address))
     except OSError as error:
         reason = os.strerror(error.errno) if error.errno else str(error)
         raise click.ClickException(f"cannot listen on {host}:{port} ({reason}): the port is taken; "

@@ -165,6 +165,8 @@ class Fold:
 
     def view(self, seat: int | None, sight: Sight = EVERYTHING) -> dict[str, Any]:
         view = self.game.view(self.known_state(sight), seat, self.outcome)
+        if self.header.off:
+            view = self.game.house_view(view, self.header.off)
         if sight.everything:
             return view
         return {key: value for key, value in view.items() if key not in self.game.revealed_view}
@@ -389,6 +391,15 @@ def step(fold: Fold, event: Mapping[str, Any], find_clashes: Sight | None = EVER
     folding = _Folding(fold, find_clashes, official=official)
     folding.step(event)
     return folding.frozen()
+
+
+def flagged_by_void(header: Header, events: Sequence[Mapping[str, Any]], now: Fold, target: int) -> list[tuple[int, Violation]]:
+    """The later moves a void of `target` would flag (a void says so before it is confirmed):
+    the record replayed with the void, its standing flags less those standing `now`."""
+    void = {"seq": now.seq + 1, "type": "void", "target": target, "reason": ""}
+    before = {seq for seq, _ in now.violations}
+    after = replay(header, [*events, void], find_clashes=None)
+    return [(seq, violation) for seq, violation in after.violations if seq not in before and seq < void["seq"]]
 
 
 def replay(

@@ -15,7 +15,7 @@ from typing import Any
 
 from .tables import Tables
 
-APP_IS_WRONG = ("the app is wrong", "die app irrt")  # the reason chip, in each language the phones speak
+APP_IS_WRONG = ("app-is-wrong", "the app is wrong", "die app irrt")  # the reason chip's code (web.words.REASONS), and its text in older records
 
 
 def maintainer_key(secret: str) -> str:

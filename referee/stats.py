@@ -399,12 +399,12 @@ def cell(text: str | None) -> str:
     return "'" + text if text.startswith(FORMULA_START) else text
 
 
-def plays_csv(plays: Sequence[Play]) -> str:
+def plays_csv(plays: Sequence[Play], headers: Sequence[str] = CSV_COLUMNS) -> str:
     """One row per player per game, for spreadsheets; the names and titles players typed
-    are neutralised (`cell`)."""
+    are neutralised (`cell`). `headers` name the columns (the phone's words for them)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    writer.writerow(headers)
     for play in plays:
         for seat in play.seats:
             writer.writerow([play.started and play.started.strftime("%Y-%m-%d %H:%M"), play.game, play.kind, cell(play.title),

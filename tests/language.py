@@ -71,6 +71,15 @@ def visible_text(html: str) -> str:
     return "".join(parser.parts)
 
 
+def words_of(line: str) -> list[str]:
+    """The words of a line: what is only letters once its punctuation is stripped; a token
+    with digits or underscores (a code, a hash, "b10") is no word."""
+    found = []
+    for token in NOT_WORDS.sub(" ", line).split():
+        found += [word for word in re.split(r"[/&·|]", token.strip(".,;:!?()[]{}“”„\"«»…–—*+=#%£€$<>")) if WORD.fullmatch(word)]
+    return found
+
+
 def foreign_runs(text: str, language: str, ignore: set[str] = frozenset()) -> list[str]:  # type: ignore[assignment]
     """Runs of 3+ words of the language that is not `language` ("de" or "en") in `text`,
     two of them at least words only that language has; `ignore` are names (any case)."""
@@ -80,7 +89,7 @@ def foreign_runs(text: str, language: str, ignore: set[str] = frozenset()) -> li
     found = []
     for line in text.splitlines():
         run: list[str] = []
-        for word in [*WORD.findall(NOT_WORDS.sub(" ", line)), ""]:  # "" ends the last run
+        for word in [*words_of(line), ""]:  # "" ends the last run
             lower = word.lower()
             if lower in skipped:
                 continue  # a name

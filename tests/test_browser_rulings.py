@@ -16,10 +16,10 @@ pytestmark = pytest.mark.browser
 WORDS = {
     "en": {"stand": "Let it stand:", "chip": "house rule", "stands": "stands by the table's ruling", "official": "What would the official rules say?",
            "judged": "Judged by the official rules", "group": "Create", "house rules": "House rules", "save": "Save the house rules",
-           "not played": "House rules, not played here:"},
+           "not played": "House rules: A high card need not be higher than the top card"},
     "de": {"stand": "Gelten lassen:", "chip": "Hausregel", "stands": "gilt durch Schiedsspruch des Tisches", "official": "Was sagen die offiziellen Regeln?",
            "judged": "Nach den offiziellen Regeln beurteilt", "group": None, "house rules": "Hausregeln", "save": "Hausregeln speichern",
-           "not played": "Hausregeln, hier nicht gespielt:"},
+           "not played": "Hausregeln: Hoch muss nicht höher als die oberste Karte sein"},
 }
 
 

@@ -43,6 +43,11 @@ def test_anna_moves_her_seat_the_host_frees_bens_and_cannot_start_to_play(server
     anna, ben = speaking(browser, server, language), speaking(browser, server, language)
     for page, name in ((anna, "Anna"), (ben, "Ben")):
         page.goto(f"{server}/j/{code}")
+        if name == "Ben":
+            expect(page.get_by_role("button", name="Anna", exact=True)).to_be_disabled()
+            assert_accessible(page)
+            assert_phone_friendly(page)
+            shot(page, f"seat-moves-seats-{language}")
         page.get_by_role("button", name=name, exact=True).click()
         expect(page.locator("#table")).to_contain_text(f"{words['you']} {name}")
 
@@ -54,6 +59,11 @@ def test_anna_moves_her_seat_the_host_frees_bens_and_cannot_start_to_play(server
     shot(host, f"seat-moves-host-freed-{language}")
     anna.reload()
     expect(anna.locator("#table")).to_contain_text(words["freed"])
+    anna.goto(f"{server}/g/{game}/history")
+    expect(anna.locator("main .seat-change")).to_have_text(words["freed"])
+    assert_accessible(anna)
+    shot(anna, f"seat-moves-history-{language}")
+    anna.goto(f"{server}/g/{game}")
     ben.reload()
     expect(ben.locator("#table")).to_contain_text(words["watching"])
 

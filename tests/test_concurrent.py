@@ -7,8 +7,9 @@ refused as stale otherwise. Pairs of concurrent moves per game, conflicting and 
 | every game | a note; another seat's private record (a hand) | any other move (turns: it changes whose turn it is); the seat's own record |
 | Karriere Poker | another giver's exchange | an exchange by the same giver; a deal, a play |
 | FTW?! | another seat's reveal of other cards | a reveal naming one of the same cards; a play |
-| Employee of the Month, Senators | (nothing more: one player acts at a time; Senators bids in seat order) | |
-| Ladies & Gentlemen | a take in another boutique; another gentleman's bill or done; the host's book-keeping | a take in the same boutique; the same gentleman's bill; a new phase |
+| Employee of the Month | (nothing more: one player acts at a time) | |
+| Senators | a senator sold beside another seat's move (bids come in seat order) | the next event card; an `adjust` of the seller |
+| Ladies & Gentlemen | another gentleman's other number; another shopper's visit (any boutique); a take or pass in another boutique; another gentleman's bill or done; the host's book-keeping | the same number; a take in the same boutique; the same gentleman's bill; a new phase |
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
 from referee.games import GAMES
@@ -88,7 +90,76 @@ def test_gentlemen_settle_their_own_bills_at_once_not_each_others() -> None:
     assert game.stands_beside(ben_pays, [dora_pays, {"type": "done", "seat": 3}, NOTE, {"type": "ball", "seat": 0, "elegance": 5}])
     assert not game.stands_beside(ben_pays, [{"type": "bill", "seat": 1, "card": "gown-3", "choice": "return"}])  # his own money changed
     assert not game.stands_beside(ben_pays, [{"type": "day", "n": 2}])  # a new phase
-    assert not game.stands_beside({"type": "visit", "seat": 0, "boutique": "team-0"}, [{"type": "visit", "seat": 2, "boutique": "team-2"}])
+    assert not game.stands_beside({"type": "visit", "seat": 0, "boutique": "team-0"}, [{"type": "visit", "seat": 0, "boutique": "team-2"}])  # her own
+
+
+def lg_morning(client: FlaskClient, numbers: bool) -> Table:
+    """Five at the table, Emil the courtesan: day 1 begins (and, with `numbers`, both gentlemen hold theirs)."""
+    table = Table(client, {"game": "ladies-and-gentlemen", "seats": ["Anna", "Ben", "Cem", "Dora", "Emil"]}, claim=(0, 1, 2, 3, 4))
+    table.log({"type": "day", "n": 1})
+    if numbers:
+        table.log({"type": "number", "seat": 1, "number": 2})
+        table.log({"type": "number", "seat": 3, "number": 1})
+    return table
+
+
+def test_two_gentlemen_take_number_tokens_at_once_unless_they_take_the_same(client: FlaskClient) -> None:
+    table = lg_morning(client, numbers=False)
+    ben, dora = {"type": "number", "seat": 1, "number": 2}, {"type": "number", "seat": 3, "number": 1}
+    assert stale(table, (ben, table.seats[1]), (dora, table.seats[3])) == (201, 201)
+    assert all(e["violation"] is None for e in table.events())
+    # Next morning both grab token 1: the one who was second takes another.
+    table = lg_morning(client, numbers=False)
+    assert stale(table, (ben | {"number": 1}, table.seats[1]), (dora, table.seats[3])) == (201, 409)
+
+
+def test_three_shoppers_choose_their_boutiques_at_once_two_of_them_the_same(client: FlaskClient) -> None:
+    table = lg_morning(client, numbers=True)
+    seen = len(table.events())
+    visits = [(0, "team-0"), (2, "team-0"), (4, "team-2")]  # Anna and Cem share Anna's boutique: the spec allows it
+    answers = [table.log({"type": "visit", "seat": seat, "boutique": shop, "expected_seq": seen}, table.seats[seat]) for seat, shop in visits]
+    assert [a.status_code for a in answers] == [201, 201, 201]
+    assert [(e["seat"], e["boutique"], e["violation"]) for e in table.events()[-3:]] == [(s, b, None) for s, b in visits]
+
+
+def test_a_take_stands_beside_a_pass_in_another_boutique_not_in_her_own() -> None:
+    game = GAMES["ladies-and-gentlemen"]
+    anna_takes = {"type": "take", "seat": 0, "boutique": "team-0", "card": gown(1)}
+    assert game.stands_beside(anna_takes, [{"type": "pass", "seat": 4, "boutique": "team-2"}])
+    assert not game.stands_beside(anna_takes, [{"type": "pass", "seat": 2, "boutique": "team-0"}])  # the turn in her boutique moved
+    assert not game.stands_beside(anna_takes, [{"type": "give", "seat": 4, "card": "gown-9", "to": 1}])  # the evening began
+
+
+def test_a_senator_is_sold_while_another_player_bids_but_not_past_the_next_event_card(client: FlaskClient) -> None:
+    table = Table(client, {"game": "senators", "seats": ["Anna", "Ben", "Cem"]}, claim=(0, 1, 2))
+    table.log({"type": "event", "kind": "other"})
+    table.log({"type": "auction", "seat": 0, "cards": ["red-1"]})
+    cem_sells = {"type": "sell-senator", "seat": 2}
+    assert stale(table, ({"type": "bid", "seat": 1, "bids": {"red-1": 2}}, table.seats[1]), (cem_sells, table.seats[2])) == (201, 201)
+    assert all(e["violation"] is None for e in table.events())
+    senators = GAMES["senators"]
+    assert not senators.stands_beside(cem_sells, [{"type": "event", "kind": "war"}])  # the 4th war may have ended the game
+    assert not senators.stands_beside(cem_sells, [{"type": "adjust", "seat": 2, "senators": -1, "reason": "plague"}])  # his own senators
+
+
+def test_two_phones_take_number_tokens_through_the_page_and_both_are_stored(app: Flask) -> None:
+    # Ben's and Dora's phones both show event 1 (the day) and both tap a number token.
+    table = lg_morning(app.test_client(), numbers=False)
+    phones = {}
+    for seat in (1, 3):
+        phones[seat] = app.test_client()
+        phones[seat].set_cookie("referee_token", table.seats[seat], path=f"/g/{table.id}")
+    pages = [phones[seat].post(f"/g/{table.id}/log", data={"type": "number", "number": str(number), "expected_seq": "1"},
+                               headers={"HX-Request": "true"}).get_data(as_text=True) for seat, number in ((1, 2), (3, 1))]
+    assert all("changed meanwhile" not in page and 'role="alert"' not in page for page in pages)
+    assert [(e["seat"], e["number"], e["violation"]) for e in table.events()[1:]] == [(1, 2, None), (3, 1, None)]
+    # At another table both tap token 1 on pages that show the day: the second is refused as stale, saying why.
+    lg_day = lg_morning(app.test_client(), numbers=False)
+    for seat in (1, 3):
+        phones[seat].set_cookie("referee_token", lg_day.seats[seat], path=f"/g/{lg_day.id}")
+    first, second = (phones[seat].post(f"/g/{lg_day.id}/log", data={"type": "number", "number": "1", "expected_seq": "1"},
+                                       headers={"HX-Request": "true"}).get_data(as_text=True) for seat in (1, 3))
+    assert "changed meanwhile" not in first and "changed meanwhile" in second and len(lg_day.events()) == 2
 
 
 def test_a_move_stands_beside_another_seats_private_hand_not_its_own(client: FlaskClient) -> None:

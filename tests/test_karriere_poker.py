@@ -391,7 +391,7 @@ def test_kp_hand_cards() -> None:
     known = [deal(DORA), hand(ANNA, *ANNA_DEALT)]
     fold = kp(*known, play(ANNA, 3))
     assert last_flag(fold) is None and last_clash(fold) == "kp.hand.cards"
-    assert fold.clashes[-1][1].message == "Anna played one 3, but does not hold them."
+    assert fold.clashes[-1][1].message == "Anna played one 3, but does not hold it."
     assert told_of_clash(fold) == {ANNA}
     assert last_clash(kp(*known, play(ANNA, 2, 2))) is None
     assert last_clash(kp(*known, play(ANNA, 2, 2), pass_(BEN), pass_(CEM), pass_(DORA), play(ANNA, 2))) == "kp.hand.cards"

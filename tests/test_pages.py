@@ -201,7 +201,8 @@ def test_karriere_poker_exchange_buttons_between_games(client: FlaskClient) -> N
     page = log(client, game_id, type="deal").get_data(as_text=True)  # Dora, the Tellerwäscher, deals game 2
     assert "Anna gives Dora 2 cards" in page and "Ben gives Cem 1 card" in page
     page = log(client, game_id, type="exchange", seat=0, to=3, count=2).get_data(as_text=True)
-    assert "Anna gives Dora 2 cards" not in page and "Dora gives Anna 2 cards" in page
+    assert "Anna gives Dora 2 cards</button>" not in page and "Dora gives Anna 2 cards</button>" in page
+    assert "Anna gives Dora 2 cards.</span>" in page  # Latest tells the exchange in a sentence
     german = client.get(f"/g/{game_id}", headers={"Accept-Language": "de"}).get_data(as_text=True)
     assert "Dora gibt Anna 2 Karten" in german and "Ben gibt Cem 1 Karte" in german
 
@@ -233,11 +234,20 @@ def test_only_the_host_or_the_author_sees_the_void_button(client: FlaskClient) -
 
 
 def game_sentences(path: Path) -> set[str]:
-    """The sentences a game module words its flags with: each `broken` template, each
-    `Phrase`, and each template chosen before it is handed to `broken` (a %-format)."""
+    """The sentences a game module words its flags and scores with: each `broken` template,
+    each `Phrase`, each `because` template (either of a choice), and each template chosen
+    before it is handed to `broken` (a %-format)."""
     found = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("broken", "Phrase"):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "because":
+            choices = [node.args[2]]
+            while choices:
+                choice = choices.pop()
+                if isinstance(choice, ast.IfExp):
+                    choices += [choice.body, choice.orelse]
+                elif isinstance(choice, ast.Constant):
+                    found.add(choice.value)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("broken", "Phrase"):
             text = node.args[1 if node.func.id == "broken" else 0]
             if isinstance(text, ast.Constant) and isinstance(text.value, str):
                 found.add(text.value)
@@ -274,7 +284,7 @@ def test_any_event_can_be_voided_by_its_author_or_the_host(client: FlaskClient) 
     log(client, game_id, type="pass", seat=2)
     page = log(client, game_id, type="pass", seat=3).get_data(as_text=True)
     assert "logged by the host for Dora" in page
-    assert 'aria-label="Void event 5"' in page and "hx-confirm=\"Void event 5?" in page
+    assert 'aria-label="Void event 5"' in page and f'action="/g/{game_id}/void/5"' in page  # it opens the confirmation first
     after = client.post(f"/g/{game_id}/void/5", headers={"HX-Request": "true"}).get_data(as_text=True)
     assert "voided by event 6" in after
     events = client.get(f"/api/games/{game_id}/events").json["events"]
@@ -291,8 +301,7 @@ def test_a_stale_tap_is_refused_and_the_fresh_table_shown(client: FlaskClient) -
     # A phone that still shows event 1 taps "13": nothing is stored.
     stale = log(client, game_id, type="play", seat=0, cards="13", expected_seq=1).get_data(as_text=True)
     # It says what changed meanwhile: event 2, Anna's play of a 12.
-    # Karriere Poker words no move of its own here: the History line of each, without who logged it.
-    assert "The table changed meanwhile: #2 Anna play cards: 12. Check and tap again." in stale and 'data-seq="2"' in stale
+    assert "The table changed meanwhile: Anna plays 12. Check and tap again." in stale and 'data-seq="2"' in stale
     assert len(client.get(f"/api/games/{game_id}/events").json["events"]) == 2
     assert 'hx-vals=\'{"expected_seq": 2}\'' in stale  # every form of the fresh table sends its seq
 

@@ -126,3 +126,25 @@ def test_a_blackmailer_may_demand_more_while_the_table_waits_for_the_event_card(
     assert bar_of(ben) == ("Your move if you want; then the table moves on", "Your move") and "demand" in table_forms(ben)
     assert bar_of(anna) == ("Ben may still act; then the host logs the table's next event", None)
     assert bar_of(host) == ("The table's turn: log it here", "Log it") and "event" in table_forms(host)
+
+
+def test_the_gentlemen_wait_for_the_courtesan_to_hand_on_her_cards_before_their_bills(app: Flask) -> None:
+    # The evening of the five-player sample: Emil, the courtesan, holds cards to hand on.
+    record = read_record((EVENTS_DIR / "ladies-and-gentlemen-5-players-courtesan-wins.jsonl").read_text(encoding="utf-8"))
+    names = list(record.header.seats)
+    with app.test_request_context("/"):
+        tables = referee().tables
+        game_id = tables.create(record.header)
+        for event in record.events:
+            fold = tables.append(game_id, {k: v for k, v in event.items() if k != "seq"}).fold
+            if fold.state.to_give() and fold.state.all_visited:
+                break
+        view = fold.game.view(fold.state, None)
+        courtesan, gentlemen = view["courtesan"], [team["gentleman"] for team in view["teams"]]
+        assert view["to_act"][-1] == courtesan and not set(gentlemen) & set(view["to_act"])
+        pages = {name: render_template("table_panel.html", **table_context(game_id, fold, Caller("seat", names.index(name))))
+                 for name in [courtesan, *gentlemen]}
+    assert bar_of(pages[courtesan]) == ("Your turn", "Your move") and "give" in table_forms(pages[courtesan])
+    for name in gentlemen:
+        assert bar_of(pages[name])[0] in (f"{courtesan}'s turn", "Waiting for: " + ", ".join(view["to_act"]))
+        assert not {"bill", "done"} & table_forms(pages[name]) and ">Pay<" not in pages[name]

@@ -207,6 +207,7 @@ class Game(Generic[S]):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     rules: ClassVar[dict[str, str]]  # rule id -> when it is broken, in spec order
+    allows: ClassVar[dict[str, str]]  # rule id -> what a table that turns it off allows (a house rule's sentence)
     scoring: ClassVar[str]  # how the game is won and scored, for its reference page
     events: ClassVar[dict[str, dict[str, fields.Field[Any]]]]  # type -> fields, in record order
     options: ClassVar[type[Schema]]
@@ -280,6 +281,11 @@ class Game(Generic[S]):
         `outcome` is how the game ended, when the table ended it with `end`.
         """
         raise NotImplementedError
+
+    def house_view(self, view: dict[str, Any], off: frozenset[str]) -> dict[str, Any]:
+        """`view` at a table whose house rules turn the rules `off`: a move only such a rule
+        forbade is offered again (its control shows). Most rules off hide nothing."""
+        return view
 
     def result(self, state: S, outcome: Outcome | None = None) -> Result:
         """Scores, ranking and the game's scoring table for the state reached.

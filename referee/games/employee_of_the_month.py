@@ -157,6 +157,17 @@ class EmployeeOfTheMonth(Game[State]):
         "eotm.bid.row": "the card is not in the row",
         "eotm.bid.higher": "the card does not rank strictly above the current high bid",
     }
+    # What a table allows that turns a rule off (its house rule), in the rules' order.
+    allows = {
+        "eotm.start": "Events may come before the start, and the start more than once",
+        "eotm.reveal.missing": "Bidding may begin before the next prize is revealed",
+        "eotm.reveal.unexpected": "The next prize may be revealed at any time",
+        "eotm.card.range": "Cards of any value may be logged",
+        "eotm.deck.supply": "More cards of a kind may be revealed than the deck holds",
+        "eotm.turn": "A player may bid out of turn, and after passing",
+        "eotm.bid.row": "A bid may name a card that is not in the row",
+        "eotm.bid.higher": "A bid need not rank above the high bid",
+    }
     events = {
         "start": {
             "row": fields.List(favour(), required=True, validate=validate.Length(max=40)),
@@ -356,9 +367,15 @@ class EmployeeOfTheMonth(Game[State]):
             "row": list(state.row),
             "prize": None if state.prize is None else {"distrust": state.prize[0], "points": state.prize[1]},
             "high_bid": None if state.high is None else {"card": state.high[0], "by": names[state.high[1]]},
+            # The row cards a bid may name: those above the high bid (a lower one cannot win).
+            "biddable": [card for card in state.row if state.high is None or rank(card) > rank(state.high[0])],
             "passed": [names[s] for s in sorted(state.passed)],
             "holdings": holdings,
         }
+
+    def house_view(self, view: dict[str, Any], off: frozenset[str]) -> dict[str, Any]:
+        """With `eotm.bid.higher` off any row card may be bid (a lower one becomes the high bid)."""
+        return {**view, "biddable": view["row"]} if "eotm.bid.higher" in off else view
 
     def explain(self, state: State, applied: Sequence[Event]) -> dict[str, list[dict[str, Any]]]:
         return explain_majority(state, applied)

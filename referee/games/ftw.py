@@ -136,6 +136,22 @@ class Ftw(Game[State]):
         "ftw.reveal.known": "a revealed hand that lacks a card known to be in that seat's hand",
         "ftw.hand.cards": "(hand known) a played card the seat does not hold",
     }
+    # What a table allows that turns a rule off (its house rule), in the rules' order.
+    allows = {
+        "ftw.turn": "A player may play out of turn, also while hands are revealed",
+        "ftw.reveal.twice": "A hand may be revealed twice, or before the round ends",
+        "ftw.card.range": "Cards outside the range may be logged",
+        "ftw.card.seen": "A card may be played wherever it is known to be",
+        "ftw.high.not-higher": "A high card need not be higher than the top card",
+        "ftw.low.empty": "Low or boost may go on an empty pile",
+        "ftw.low.not-lower": "Low or boost need not be lower than the top card",
+        "ftw.low.take": "A player may take a card that is not in the pile",
+        "ftw.boost.helper": "Any helper may boost, or none",
+        "ftw.boost.sum": "A boost need not beat the top card",
+        "ftw.reveal.count": "A revealed hand may differ in size from the one counted",
+        "ftw.reveal.known": "A revealed hand may lack a card known to be in it",
+        "ftw.hand.cards": "A player may play cards his logged hand does not hold",
+    }
     events = {
         "hand": {"seat": Seat(required=True), "cards": card_list(required=True)},
         "high": {"seat": Seat(required=True), "card": card(required=True)},

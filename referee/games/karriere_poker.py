@@ -295,6 +295,24 @@ class KarrierePoker(Game[State]):
         "kp.hand.cards": "(hand known) a card the seat does not hold",
         "kp.hand.deal": "a hand whose size or contents cannot have been dealt",
     }
+    # What a table allows that turns a rule off (its house rule), in the rules' order.
+    allows = {
+        "kp.deal.dealer": "Anyone may deal",
+        "kp.deal.missing": "Play may begin before the deal is logged",
+        "kp.exchange.pair": "Any two players may exchange, a pair more than once",
+        "kp.exchange.count": "An exchange may be of any number of cards",
+        "kp.exchange.missing": "Play may begin before every exchange is made",
+        "kp.exchange.cards": "A giver may give any of his cards",
+        "kp.turn": "A player may play out of turn",
+        "kp.lead.pass": "The starting player may pass",
+        "kp.play.mixed": "Cards of different numbers may be played together",
+        "kp.raise.count": "A raise may have another number of cards than the lead",
+        "kp.raise.higher": "A raise need not be higher",
+        "kp.hand.size": "A player may play more cards than he holds",
+        "kp.deck.supply": "More copies of a card may be played than the deck holds",
+        "kp.hand.cards": "A player may play cards his logged hand does not hold",
+        "kp.hand.deal": "A logged hand need not fit the deal",
+    }
     events = {
         "deal": {"dealer": Seat()},
         "hand": {"seat": Seat(required=True), "cards": cards_field(required=True)},
@@ -737,6 +755,13 @@ class KarrierePoker(Game[State]):
         hand = state.hand(seat) if seat is not None and state.playing else None
         if hand is not None:
             view["hand"] = sorted_cards(hand)
+        return view
+
+    def house_view(self, view: dict[str, Any], off: frozenset[str]) -> dict[str, Any]:
+        """With `kp.lead.pass` off the starting player may pass: Pass at a lead (it hands
+        nothing on: a pass before the lead has no meaning, DESIGN)."""
+        if "kp.lead.pass" in off and view["phase"] == "lead" and "play" in view["legal"]:
+            return {**view, "legal": [*view["legal"], "pass"]}
         return view
 
     def result(self, state: State, outcome: Outcome | None = None) -> Result:

@@ -249,6 +249,22 @@ class LadiesAndGentlemen(Game[State]):
         "lg.keep": "the courtesan keeps more than 3 cards, or cards not returned to her unpaid this evening, or keeps twice",
         "lg.gossip": "gossip without the variant, a second gossip card the same day, no card to give, a discard not allowed",
     }
+    # What a table allows that turns a rule off (its house rule), in the rules' order.
+    allows = {
+        "lg.role": "Any player may make any move",
+        "lg.phase": "Events may come out of their phase or day",
+        "lg.number": "Number tokens may be any number, and shared",
+        "lg.visit": "A shopper may visit twice, and shop where she did not visit",
+        "lg.take.order": "Shoppers may take out of turn, and after passing",
+        "lg.take.servant": "A shopper may take several servant cards in one visit",
+        "lg.bill.card": "Any card may be billed or handed on",
+        "lg.bill.defer": "A courtesan's card may be deferred",
+        "lg.bill.discount": "Any card may be had at half price",
+        "lg.bill.ratio": "A gentleman may pay for more of the courtesan's cards than of his lady's",
+        "lg.money.short": "A gentleman may pay more than he has",
+        "lg.keep": "The courtesan may keep any cards",
+        "lg.gossip": "Gossip may be passed and discarded freely",
+    }
     events = {
         "day": {"n": fields.Integer(strict=True, required=True, validate=validate.Range(1, 100))},
         "number": {"seat": Seat(required=True), "number": fields.Integer(strict=True, required=True, validate=validate.Range(-100, 100))},
@@ -304,15 +320,24 @@ class LadiesAndGentlemen(Game[State]):
 
     def beside(self, move: Event, event: Event) -> bool:
         """Several shoppers and gentlemen act at once. What does not conflict, so a move made
-        before it stands: a note or the host's book-keeping; for a `take`, takes in other
-        boutiques; for a `bill` or `done`, the bills and dones of other gentlemen. Anything
-        else (the same boutique, the same gentleman, a new phase) conflicts."""
-        if event["type"] == "note" or event["type"] in self.host_events:
+        before it stands: a note, the host's book-keeping (the Ball, a window card) or
+        another team's income; for a `number`, another gentleman's other number (the same
+        number: lg.number, one of them is wrong); for a `visit`, another shopper's visit
+        (any boutique: the spec lets shoppers share one); for a `take` or `pass`, a take or
+        pass in another boutique; for a `bill` or `done`, the bills and dones of other
+        gentlemen. Anything else (the same boutique, the same gentleman, a new phase)
+        conflicts."""
+        kind, other_seat = event["type"], event.get("seat") != move.get("seat")
+        if kind in ("note", "window") or kind in self.host_events or (kind in self.private_events and other_seat):
             return True
-        if move["type"] == "take":
-            return event["type"] == "take" and bool(event["boutique"] != move["boutique"])
+        if move["type"] == "number":
+            return kind == "number" and other_seat and event["number"] != move["number"]
+        if move["type"] == "visit":
+            return kind == "visit" and other_seat
+        if move["type"] in ("take", "pass"):
+            return kind in ("take", "pass") and bool(event["boutique"] != move["boutique"])
         if move["type"] in ("bill", "done"):
-            return event["type"] in ("bill", "done") and event["seat"] != move["seat"]
+            return kind in ("bill", "done") and other_seat
         return False
 
     def card_errors(self, start: State, event: Event) -> dict[str, list[str]]:
@@ -827,6 +852,10 @@ class LadiesAndGentlemen(Game[State]):
             team = next(t for t in state.teams if seat in t)
             view["team_money"] = state.money[team[1]]
         return view
+
+    def house_view(self, view: dict[str, Any], off: frozenset[str]) -> dict[str, Any]:
+        """With `lg.bill.defer` off a courtesan's card may be deferred: Defer on her cards too."""
+        return {**view, "defer_courtesan": True} if "lg.bill.defer" in off else view
 
     def _card_json(self, state: State, card: Card) -> dict[str, Any]:
         return {"name": card.name, "kind": card.kind, "price": card.price, "stars": card.stars,

@@ -289,6 +289,22 @@ class Senators(Game[State]):
         "sen.money.short": "a payment larger than the payer's money; an adjust below 0 money",
         "sen.senators.none": "an adjust below 0 senators",
     }
+    # What a table allows that turns a rule off (its house rule), in the rules' order.
+    allows = {
+        "sen.eliminated": "An eliminated player may still act",
+        "sen.turn": "A player may act out of turn or phase",
+        "sen.action.order": "Answers, decisions, demands and cash-in steps may come at any time",
+        "sen.auction.cards": "An auction may offer any cards",
+        "sen.card.unknown": "A card may enter play twice, and offices not in play may come",
+        "sen.card.owner": "A player may use cards he does not hold",
+        "sen.bid.higher": "A bid need not be above the highest bid",
+        "sen.bid.card": "A bid may name a card not in the auction",
+        "sen.decide.card": "A card may be decided twice, or without a bid",
+        "sen.demand.twice": "A blackmailer may ask one player twice",
+        "sen.set.invalid": "Any three cards may be sold as a set",
+        "sen.money.short": "A player may pay more than he has",
+        "sen.senators.none": "Senators may go below 0",
+    }
     events = {
         "hand": {"seat": Seat(required=True), "cards": fields.List(Card(), required=True, validate=validate.Length(equal=3))},
         "event": {"kind": fields.String(required=True, validate=validate.OneOf(["war", "other"])),
@@ -338,6 +354,15 @@ class Senators(Game[State]):
             "buy-senators": (self._buy_checks, self._buy),
             "done": (self._casher_checks, self._done),
         }
+
+    def beside(self, move: Event, event: Event) -> bool:
+        """Bids come in seat order, so the only move made at any moment is a senator sold
+        to the bank: it stands beside another seat's move or book-keeping (an `adjust` of
+        another seat), never beside the next event card (the 4th war ends the game) or an
+        `adjust` of the seller (his last senator may be gone)."""
+        if move["type"] == "sell-senator" and event.get("seat") not in (None, move["seat"]):
+            return True
+        return super().beside(move, event)
 
     def card_errors(self, start: State, event: Event) -> dict[str, list[str]]:
         """Format errors the schema cannot see: card names against the header's colours."""

@@ -176,7 +176,9 @@ def stats_charts(group_id: str, shown: dict[str, Any], kinds: list[str]) -> list
 def plays_file(group_id: str) -> Response:
     """The group's plays for spreadsheets: one row per player per game."""
     member_group(group_id)
-    return Response(plays_csv(referee().tables.plays.plays(group_id, seats=True)), mimetype="text/csv",
+    headers = [gettext("date"), gettext("game_id"), gettext("game"), gettext("title"), gettext("player"), gettext("played_as"),
+               gettext("seat"), gettext("score"), gettext("rank"), gettext("won"), gettext("minutes")]  # stats.CSV_COLUMNS, in words
+    return Response(plays_csv(referee().tables.plays.plays(group_id, seats=True), headers), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="plays-{group_id}.csv"'})
 
 

@@ -46,7 +46,7 @@ from ..access import SPECTATOR, AccessDenied, Caller
 from ..games import GAMES, find_game
 from ..groups import GroupError, clean_name
 from ..record import COMMON_EVENTS, FORMAT, MAX_SEQ, RecordError, check_names, normal_name, parse_header, read_record
-from ..replay import CORE_RULES, Fold, Sight, explain, flag_json, result_hidden
+from ..replay import CORE_RULES, Fold, Sight, explain, flag_json, flagged_by_void, result_hidden
 from ..store import Conflict, UnknownGame, now
 from ..tables import NotOver
 from . import CLIENT_GONE, in_group, member_group, my_groups, record_download, referee, refusal, sight_of
@@ -91,7 +91,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(seat_pages.bp)
     app.jinja_env.globals.update(GAMES=GAMES, card_label=card_label, card_text=card_text, say=say, colour_text=colour, boutique_text=boutique_text, senators_tie=senators_tie, ball_verdict=ball_verdict,
                                  flag_sentence=flag_sentence, end_sentence=end_sentence, get_locale=get_locale, receipt_qr=qr_svg, duration=duration, day=day,
-                                 rule_texts=rule_texts, event_sentence=event_sentence, explained=explained, reason_words=reason_words)
+                                 rule_texts=rule_texts, house_rule_text=house_rule_text, event_sentence=event_sentence, explained=explained, reason_words=reason_words)
     app.jinja_env.filters["say"] = say
 
 
@@ -140,6 +140,12 @@ def card_label(card: Any) -> Markup:
 def rule_texts(game: str) -> dict[str, str]:
     """Each rule id of a game (core rules first) and, in the chosen language, when it is broken."""
     return {rule: gettext(text) for rule, text in {**CORE_RULES, **GAMES[game].rules}.items()}
+
+
+def house_rule_text(game: str, rule: str) -> str:
+    """A rule the table turned off, as what the table allows ("The starting player may pass"),
+    in the chosen language: never its id nor the sentence of its violation."""
+    return gettext(GAMES[game].allows[rule])
 
 
 def flag_sentence(game: str, flag: dict[str, Any], names: Any = ()) -> Markup:
@@ -415,7 +421,7 @@ def rule(game_id: str, seq: int) -> Any:
     """The host lets a flagged move stand (a ruling), with a reason tapped or typed."""
     form = request.form.copy()
     form["type"], form["target"] = "ruling", str(seq)
-    form["reason"] = (request.form.get("reason") or request.form.get("reason_typed") or "").strip() or gettext("we agreed")
+    form["reason"] = (request.form.get("reason") or request.form.get("reason_typed") or "").strip() or "we-agreed"  # a chip's code (words.REASONS)
     return log_from(game_id, form)
 
 
@@ -424,8 +430,26 @@ def void(game_id: str, seq: int) -> Any:
     """Withdraw any event (its author, who logged it, or the host), after a confirmation."""
     form = request.form.copy()
     form["type"], form["target"] = "void", str(seq)
-    form["reason"] = request.form.get("reason") or gettext("voided at the table")
+    form["reason"] = request.form.get("reason") or "voided-at-the-table"  # a chip's code (words.REASONS)
     return log_from(game_id, form)
+
+
+@bp.get("/g/<game_id>/void/<int:seq>")
+def void_preview(game_id: str, seq: int) -> str:
+    """Before a void is confirmed: the event it withdraws and the later moves it will flag."""
+    fold = fold_of(game_id)
+    caller = page_caller(game_id)
+    store = referee().tables.store
+    event = store.event(game_id, seq)
+    if event is None or event["type"] == "void" or fold.withdrawn_at(seq) is not None:
+        abort(404, "There is no such event to void.")
+    if not (caller.is_host or (caller.seat is not None and event.get("by") == caller.seat)):
+        abort(403, "Only the host or the phone that logged it voids this event.")
+    sight = sight_of(game_id, fold, caller)
+    flagged = [{"seq": flagged_seq, "said": violation, "message": violation.message, "rule": violation.rule}
+               for flagged_seq, violation in flagged_by_void(fold.header, store.events(game_id), fold, seq) if sight.sees(violation.audience)]
+    return render_template("void.html", game_id=game_id, fold=fold, event=event_json(fold, event, sight), flagged=flagged,
+                           names=fold.header.seats, caller=caller, seat=caller.seat)
 
 
 def log_from(game_id: str, form: Any) -> Any:
@@ -433,7 +457,8 @@ def log_from(game_id: str, form: Any) -> Any:
     caller = page_caller(game_id)
     try:
         body = event_from_form(fold, form, caller)
-        error = refusal(game_id, caller, body)
+        error = refusal(game_id, caller, body) if tapped_by_this_reader(game_id, caller, form) else gettext(
+            "Nothing was logged: this move was tapped for whoever held this phone before; the phone now holds another seat.")
     except RecordError as problem:
         error = gettext("Nothing was logged: %(problem)s", problem=str(problem))
     if error is None:
@@ -458,6 +483,14 @@ def log_from(game_id: str, form: Any) -> Any:
     if error:
         flash(error, "error")
     return redirect(url_for("pages.table", game_id=game_id))
+
+
+def tapped_by_this_reader(game_id: str, caller: Caller, form: Any) -> bool:
+    """Whether a move the phone kept (offline, or while the database was away) was tapped by
+    the reader who sends it now: the page names its reader in `reader`; a seat freed or handed
+    on meanwhile makes the phone another reader, and its old moves are never stored as his."""
+    tapped_for = form.get("reader")
+    return not tapped_for or hmac.compare_digest(str(tapped_for), reader_of(game_id, caller))
 
 
 def logged_meanwhile(game_id: str, seen: int, body: dict[str, Any]) -> bool:
@@ -579,7 +612,7 @@ def history(game_id: str) -> str:
             event["violation"]["said"] = fold.violation_at(event["seq"])
         if event["withdrawn"] and event["withdrawn"]["rule"]:
             event["withdrawn"]["said"] = fold.withdrawn_at(event["seq"]).flag  # type: ignore[union-attr]
-    reasons = {e["seq"]: e.get("reason") for e in events if e["type"] == "void"}
+    reasons = {e["seq"]: reason_words(e["reason"]) for e in events if e["type"] == "void" and e.get("reason")}
     # Where it went wrong: the first flag, standing or withdrawn by a correction.
     flagged = [e for e in events if e["violation"] or (e["withdrawn"] and e["withdrawn"]["rule"]) or e["type"] == "void"]
     first = next((e["seq"] for e in flagged if e["type"] != "void"), None)

@@ -13,7 +13,7 @@ from typing import Any
 
 from flask_babel import gettext, ngettext
 
-from .words import boutique_text, card_text
+from .words import boutique_text, card_text, reason_words
 
 Event = Mapping[str, Any]
 Names = Sequence[str]
@@ -54,11 +54,11 @@ def senators_adjust(event: Event, name: str, names: Names) -> str:
     if event.get("money"):
         changes.append(gettext("%(change)+d money", change=event["money"]))
     if event.get("senators"):
-        changes.append(ngettext("%(num)+d senator", "%(num)+d senators", abs(event["senators"]), num=event["senators"]))
+        changes.append(ngettext("%(change)+d senator", "%(change)+d senators", abs(event["senators"]), change=event["senators"]))
     said = ", ".join(changes) or gettext("no change")
     if event.get("office"):
-        return gettext("%(name)s plays the %(office)s: %(changes)s (%(reason)s).", name=name, office=card_text(event["office"]), changes=said, reason=event["reason"])
-    return gettext("%(name)s: %(changes)s (%(reason)s).", name=name, changes=said, reason=event["reason"])
+        return gettext("%(name)s plays the %(office)s: %(changes)s (%(reason)s).", name=name, office=card_text(event["office"]), changes=said, reason=reason_words(event["reason"]))
+    return gettext("%(name)s: %(changes)s (%(reason)s).", name=name, changes=said, reason=reason_words(event["reason"]))
 
 
 def senators_event(event: Event, name: str, names: Names) -> str:
@@ -94,10 +94,10 @@ def lg_bill(event: Event, name: str, names: Names) -> str:
 Wording = Callable[[Event, str, Names], str]
 
 COMMON: dict[str, Wording] = {
-    "void": lambda e, name, names: gettext("Event %(target)s withdrawn: %(reason)s.", target=e["target"], reason=e.get("reason") or gettext("voided at the table")),
+    "void": lambda e, name, names: gettext("Event %(target)s withdrawn: %(reason)s.", target=e["target"], reason=reason_words(e.get("reason") or "voided-at-the-table")),
     "note": lambda e, name, names: gettext("Note: “%(text)s”", text=e["text"]),
     "end": common_end,
-    "ruling": lambda e, name, names: gettext("The host let event %(target)s stand: %(reason)s.", target=e["target"], reason=e.get("reason") or gettext("we agreed")),
+    "ruling": lambda e, name, names: gettext("The host let event %(target)s stand: %(reason)s.", target=e["target"], reason=reason_words(e.get("reason") or "we-agreed")),
 }
 
 HAND: Wording = lambda e, name, names: gettext("%(name)s logs the hand: %(cards)s.", name=name, cards=cards(e["cards"]))
@@ -112,9 +112,9 @@ GAMES: dict[str, dict[str, Wording]] = {
         "pass": PASS,
     },
     "employee-of-the-month": {
-        "start": lambda e, name, names: gettext("The row is laid out: %(row)s; the first prize: distrust %(distrust)s and %(points)s.",
+        "start": lambda e, name, names: gettext("The row is laid out: %(row)s; the first prize is distrust %(distrust)s and %(points)s.",
                                                 row=cards(e["row"]), distrust=e["distrust"], points=card_text(e["points"])),
-        "reveal": lambda e, name, names: gettext("%(favour)s joins the row; the next prize: distrust %(distrust)s and %(points)s.",
+        "reveal": lambda e, name, names: gettext("%(favour)s joins the row; the next prize is distrust %(distrust)s and %(points)s.",
                                                  favour=card_text(e["favour"]), distrust=e["distrust"], points=card_text(e["points"])),
         "bid": lambda e, name, names: gettext("%(name)s bids %(card)s.", name=name, card=card_text(e["card"])),
         "pass": PASS,
@@ -149,9 +149,9 @@ GAMES: dict[str, dict[str, Wording]] = {
     "ladies-and-gentlemen": {
         "day": lambda e, name, names: gettext("Day %(n)s begins.", n=e["n"]),
         "number": lambda e, name, names: gettext("%(name)s takes number token %(number)s.", name=name, number=e["number"]),
-        "window": lambda e, name, names: gettext("In the window of %(boutique)s: %(card)s (£%(price)s, %(stars)s★).",
+        "window": lambda e, name, names: gettext("%(card)s (£%(price)s, %(stars)s★) goes into the window of %(boutique)s.",
                                                  boutique=boutique_text(names, e["boutique"]), **lg_card(e)),
-        "income": lambda e, name, names: gettext("%(name)s's income: £%(amount)s (%(reason)s).", name=name, amount=e["amount"], reason=e["reason"]),
+        "income": lambda e, name, names: gettext("%(name)s's income: £%(amount)s (%(reason)s).", name=name, amount=e["amount"], reason=reason_words(e["reason"])),
         "visit": lambda e, name, names: gettext("%(name)s visits %(boutique)s.", name=name, boutique=boutique_text(names, e["boutique"])),
         "take": lambda e, name, names: gettext("%(name)s takes %(card)s (£%(price)s, %(stars)s★) in %(boutique)s.", name=name,
                                                boutique=boutique_text(names, e["boutique"]), **lg_card(e)),

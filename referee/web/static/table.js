@@ -163,32 +163,69 @@
     sentForm = null;
   }
 
-  // The screen stays where the player needs it: after his own move, and when his turn comes,
-  // what he must beat ([data-beat]: the cards on the table, the
-  // auction, the open bill) is kept in sight above the fixed turn bar. At his turn the copy
-  // above his controls comes to the top, so both fit one screen; nothing moves while he
-  // types, after a refusal (which stands where he tapped), or when it is in sight already.
-  var ownMove = false, wasMine = false;
-  document.addEventListener("htmx:beforeSwap", function () { wasMine = document.querySelector("#table .turnbar.mine") !== null; });
+  // The screen stays where the player needs it. When his turn comes, what he must beat (the
+  // copy of [data-beat] above his controls: the cards on the table, the auction, the open
+  // bill, or the round's result for a leader) and his first control are brought into one
+  // screen above the fixed turn bar, so a move of one card or chip is one tap. After his own
+  // move what he must beat stays in sight, or, where nothing is to beat, what his move
+  // brought about (a game over). Nothing moves while he types, after a refusal (which stands
+  // where he tapped), or when all of it is in sight already.
+  var ownMove = false, wasMine = false, controlShown = false;
+  document.addEventListener("htmx:beforeSwap", function () {
+    var table = document.getElementById("table");
+    wasMine = document.querySelector("#table .turnbar.mine") !== null;
+    controlShown = wasMine && table && firstControl(table) !== null && inSight(firstControl(table));  // kept in sight through updates
+  });
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail.elt;
     if (event.detail.requestConfig && event.detail.requestConfig.verb !== "get" && elt.closest && elt.closest("#table")) ownMove = true;
   });
-  function inSight(element) {
+  function barTop() {
     var bar = document.querySelector(".turnbar");
-    var bottom = window.innerHeight - (bar ? bar.getBoundingClientRect().height : 0);
-    var rect = element.getBoundingClientRect();
-    return rect.height > 0 && rect.top >= -1 && rect.bottom <= bottom + 1;  // (sub-pixel layout)
+    return window.innerHeight - (bar ? bar.getBoundingClientRect().height : 0);
   }
+  function inSight(element) {
+    var rect = element.getBoundingClientRect();
+    return rect.height > 0 && rect.top >= -1 && rect.bottom <= barTop() + 1;  // (sub-pixel layout)
+  }
+  function shown(table, selector) {
+    return Array.prototype.slice.call(table.querySelectorAll(selector)).filter(function (e) { return e.getClientRects().length; });
+  }
+  // The first thing this phone taps for its move: the first control between #actions and the bar.
+  function firstControl(table) {
+    var actions = table.querySelector("#actions"), bar = table.querySelector(".turnbar");
+    if (!actions) return null;
+    return shown(table, "button, select, input:not([type=hidden]), label.pick").filter(function (e) {
+      return (actions.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_FOLLOWING) && !(bar && bar.contains(e));
+    })[0] || null;
+  }
+  // What to beat (the last [data-beat] above it) and the first control in one screen, or at
+  // least the control; false where this phone has no control.
+  function showMove(table) {
+    var control = firstControl(table);
+    if (!control) return false;
+    var beat = shown(table, "[data-beat]").filter(function (e) { return e.getBoundingClientRect().top <= control.getBoundingClientRect().top; }).pop();
+    if (inSight(control) && (!beat || inSight(beat))) return true;
+    var top = (beat || control).getBoundingClientRect().top - 8, bottom = control.getBoundingClientRect().bottom;
+    window.scrollBy(0, bottom - top <= barTop() ? top : bottom - barTop() + 8);
+    return true;
+  }
+  // A table opened at this phone's turn opens at its move (a reload keeps where it was).
+  document.addEventListener("DOMContentLoaded", function () {
+    var table = document.getElementById("table");
+    if (table && table.querySelector(".turnbar.mine") && window.scrollY === 0) showMove(table);
+  });
   document.addEventListener("htmx:afterSwap", function () {
     var table = document.getElementById("table");
     if (!table) return;
-    var mine = table.querySelector(".turnbar.mine") !== null && !wasMine, moved = ownMove;  // the turn has come
+    var mine = table.querySelector(".turnbar.mine") !== null && (!wasMine || controlShown), moved = ownMove;  // the turn has come (or stays)
     ownMove = false;
     var active = document.activeElement;
     var typing = active && active.closest && active.closest("#table") && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName) && !choice(active);
     if (!(mine || moved) || typing || table.querySelector(".flash[role=alert]")) return;
-    var beats = Array.prototype.slice.call(table.querySelectorAll("[data-beat]")).filter(function (e) { return e.getClientRects().length; });
+    if (mine && showMove(table)) return;
+    var beats = shown(table, "[data-beat]");
+    if (!beats.length) beats = shown(table, ".news, [data-end]");  // nothing to beat: what the move brought about
     if (!beats.length || beats.some(inSight)) return;
     if (mine) beats[beats.length - 1].scrollIntoView({ block: "start" });
     else beats[0].scrollIntoView({ block: "nearest" });
@@ -397,9 +434,10 @@
     var detail = event.detail;
     if (detail.verb === "get" || !detail.elt.closest || !detail.elt.closest("#table") || flushing) return;
     if (!detail.parameters.key) detail.parameters.key = newKey();
+    var status = document.getElementById("outbox-status") || { dataset: {} };
+    if (status.dataset.reader && !detail.parameters.reader) detail.parameters.reader = status.dataset.reader;  // the server checks it
     var pairs = [];
     detail.formData.forEach(function (value, name) { pairs.push([name, String(value)]); });
-    var status = document.getElementById("outbox-status") || { dataset: {} };
     posting = { path: detail.path, pairs: pairs, reader: status.dataset.reader, tapped: status.dataset.tapped };
   });
   // A move the server cannot store now (503: its database is away) waits here as one sent

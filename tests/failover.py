@@ -64,7 +64,7 @@ class Formation:
                           "--name", node, "--auth", "trust", "--no-ssl", "--monitor", self.monitor_url("autoctl_node"),
                           "--dbname", "referee", "--run")
                 self._until(lambda: node in self.states(), 60, f"{node} registered")
-            self._until(lambda: self.states() == {"node1": "primary", "node2": "secondary"}, 90, "a primary and a secondary")
+            self._until(self._copied, 90, "a primary and a secondary")
         except BaseException:
             self.stop()
             raise
@@ -90,6 +90,20 @@ class Formation:
             if time.monotonic() > deadline:
                 raise TimeoutError(f"pg_auto_failover: no {what} within {within:.0f} s")
             time.sleep(0.5)
+
+    def _copied(self) -> bool:
+        """Whether node 2 is node 1's secondary; else node 1 is asked for a checkpoint, which
+        the copy waits for (a spread one takes minutes)."""
+        import psycopg
+
+        if self.states() == {"node1": "primary", "node2": "secondary"}:
+            return True
+        try:
+            with psycopg.connect(f"postgresql://postgres@127.0.0.1:{self.ports['node1']}/postgres", connect_timeout=2) as node1:
+                node1.execute("CHECKPOINT")
+        except psycopg.Error:
+            pass  # not up yet
+        return False
 
     def monitor_url(self, user: str) -> str:
         return f"postgresql://{user}@127.0.0.1:{self.ports['monitor']}/pg_auto_failover?sslmode=disable"

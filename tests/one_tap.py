@@ -39,6 +39,9 @@ class OneTap:
         page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")  # table.js has scrolled
         seen = page.evaluate(FIRST_CONTROL)
         self.arrivals.append({"seq": seq, **seen})
+        if not seen["inView"]:  # what the phone showed instead
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"one-tap-missed-{self.walk or 'walk'}-{seq}.png"))
         return bool(seen["inView"])
 
     def tapped(self, move: str, count: int) -> None:

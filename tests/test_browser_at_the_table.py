@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
+from one_tap import OneTap
 from test_browser import ARTIFACTS, api, assert_beat_in_sight, assert_phone_friendly, browser, new_table, phone, phones_put_away, server, shot, token_of  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
@@ -39,18 +40,24 @@ class Taps:
     def __init__(self) -> None:
         self.per_move: dict[str, list[int]] = defaultdict(list)
         self.seq = 0  # the table's last event: every move goes through here
+        self.one_tap = OneTap("")  # whether the first control is in view when the turn comes to a phone
+        self.last: Page | None = None
 
     def move(self, name: str, page: Page, *taps: Locator, confirm: bool = False) -> None:
         """Once the phone shows the table as it is, tap each control in turn; the move is
         stored when the phone shows the next event."""
         seq = self.seq
         at(page, seq)
+        if page is not self.last and page.locator(".turnbar.mine").count():
+            self.one_tap.arrive(page, seq + 1)
+        self.last = page
         self.seq += 1
         if confirm:
             page.once("dialog", lambda dialog: dialog.accept())
         for control in taps:
             control.click()
         self.per_move[name].append(len(taps) + confirm)
+        self.one_tap.tapped(name, len(taps) + confirm)
         expect(page.locator(f"#table[data-seq='{seq + 1}']")).to_be_attached(timeout=4000)
         assert_beat_in_sight(page)
 
@@ -58,6 +65,9 @@ class Taps:
         most = {move: max(counts) for move, counts in self.per_move.items()}
         ARTIFACTS.mkdir(exist_ok=True)
         (ARTIFACTS / f"taps-{game}.json").write_text(json.dumps(most, indent=1), encoding="utf-8")
+        self.one_tap.walk = game
+        figures = self.one_tap.save()
+        assert self.one_tap.share() >= 0.95, figures
         return most
 
 

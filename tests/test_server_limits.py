@@ -1,6 +1,7 @@
 """No client stalls the room: the real server (`referee serve`) closes idle and half-sent
-connections, refuses connections past its cap at once, and keeps answering a phone at
-another table while a client pipelines pages it never reads."""
+connections, gives connections that say nothing no place, refuses connections past its
+caps (all, and from one address) at once, and keeps answering a phone at another table
+while a client pipelines pages it never reads."""
 
 from __future__ import annotations
 
@@ -66,8 +67,10 @@ def closed_after(sock: socket.socket, limit: float) -> float:
 
 def test_a_connection_that_says_nothing_is_closed_after_the_idle_timeout_but_a_waiting_phone_is_not(tmp_path: Path) -> None:
     with room(tmp_path, "--idle-timeout", "1") as (port, game):
+        # The kernel holds it back for a second first (it may still say something), then
+        # the server waits a second for it.
         silent = socket.create_connection(("127.0.0.1", port))
-        assert 0.8 < closed_after(silent, 5) < 2.5
+        assert 1.6 < closed_after(silent, 6) < 4.0
         # A phone waiting 3 s for news is a request being served, not idle: it gets its answer.
         phone = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
         started = time.monotonic()
@@ -90,22 +93,58 @@ def test_a_request_sent_by_halves_is_closed_after_the_header_timeout(tmp_path: P
         assert 0.8 < closed_after(slow, 5) < 2.0
 
 
+def begun(address: str, port: int) -> socket.socket:
+    """A connection from `address` that has sent the first bytes of a request, and no more."""
+    sock = socket.create_connection(("127.0.0.1", port), source_address=(address, 0))
+    sock.sendall(b"GET")
+    return sock
+
+
+def refused_at_once(port: int, url: str, address: str = "127.0.0.1") -> bool:
+    """Whether a new connection from `address` is answered 503 (in both languages) within half a second."""
+    started = time.monotonic()
+    newcomer = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=(address, 0))
+    newcomer.request("GET", url)
+    answer = newcomer.getresponse()
+    body = answer.read()
+    newcomer.close()
+    if answer.status != 503:
+        return False
+    assert answer.getheader("Retry-After") == "5" and b"Zu viele Verbindungen" in body
+    return time.monotonic() - started < 0.5
+
+
 def test_past_the_cap_a_new_connection_is_refused_at_once_while_a_phone_at_the_table_is_served(tmp_path: Path) -> None:
-    with room(tmp_path, "--max-connections", "4", "--idle-timeout", "30") as (port, game):
+    with room(tmp_path, "--max-connections", "4", "--idle-timeout", "30", "--header-timeout", "30") as (port, game):
         phone = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
         page_time(phone, f"/g/{game}")
-        held = [socket.create_connection(("127.0.0.1", port)) for _ in range(3)]  # the cap is full: 4 open
+        held = [begun("127.0.0.1", port) for _ in range(3)]  # the cap is full: 4 open
         time.sleep(0.3)
-        started = time.monotonic()
-        newcomer = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        newcomer.request("GET", f"/g/{game}")
-        refused = newcomer.getresponse()
-        assert refused.status == 503 and refused.getheader("Retry-After") == "5"
-        assert b"Zu viele Verbindungen" in refused.read() and time.monotonic() - started < 0.5
+        assert refused_at_once(port, f"/g/{game}")
         assert page_time(phone, f"/g/{game}") < 1.0
         held[0].close()  # one leaves: the next newcomer is served
         time.sleep(0.3)
         assert page_time(http.client.HTTPConnection("127.0.0.1", port, timeout=10), f"/g/{game}") < 1.0
+
+
+def test_connections_that_say_nothing_take_no_place_from_a_phone_that_arrives(tmp_path: Path) -> None:
+    with room(tmp_path, "--max-connections", "3", "--idle-timeout", "30") as (port, game):
+        silent = [socket.create_connection(("127.0.0.1", port)) for _ in range(10)]
+        time.sleep(0.3)
+        assert page_time(http.client.HTTPConnection("127.0.0.1", port, timeout=10), f"/g/{game}") < 1.0
+        for sock in silent:
+            sock.close()
+
+
+def test_one_address_past_its_cap_is_refused_at_once_while_a_phone_at_another_address_is_served(tmp_path: Path) -> None:
+    with room(tmp_path, "--max-connections-per-address", "3", "--idle-timeout", "30", "--header-timeout", "30") as (port, game):
+        held = [begun("127.0.0.2", port) for _ in range(3)]  # 127.0.0.2 is at its cap
+        time.sleep(0.3)
+        assert refused_at_once(port, f"/g/{game}", "127.0.0.2")
+        assert page_time(http.client.HTTPConnection("127.0.0.1", port, timeout=10), f"/g/{game}") < 1.0
+        held[0].close()  # one of its own leaves: its next one is served
+        time.sleep(0.3)
+        assert not refused_at_once(port, f"/g/{game}", "127.0.0.2")
 
 
 def test_a_client_that_pipelines_pages_and_never_reads_does_not_delay_a_phone_at_another_table(tmp_path: Path) -> None:
@@ -121,7 +160,10 @@ def test_a_client_that_pipelines_pages_and_never_reads_does_not_delay_a_phone_at
         for _ in range(10):
             waits.append(page_time(phone, f"/g/{game}"))
             time.sleep(0.1)
-        assert max(waits) < 1.0, waits
+        # The phone's first page comes after the 20 first answers the hostile connections
+        # asked for before it (a second or more on a loaded machine); from then on it waits
+        # for none of theirs.
+        assert max(waits[1:]) < 1.0, waits
         # Each hostile connection was answered a few times, not 500 times: its answers stood
         # still and it was closed. Only now does it read what it was sent.
         time.sleep(4)

@@ -23,13 +23,14 @@ others. Past `connections` open connections (kept below the open-file limit, whe
 would fail and back off for everyone), or past `per_address` from the connection's
 address, a new one is answered 503 at once and closed.
 
-Connections that say nothing never reach the event loop (Linux: TCP_DEFER_ACCEPT, as
-nginx's `deferred`): the kernel hands over a connection once its request's first bytes
-are in, or once the idle timeout has passed without any (the kernel rounds it up to its
-SYN-ACK retries: 1, 3, 7, 15 s), and such a silent one is closed at once, in the accept
-loop. Measured: one client holding 20,000 idle connections cost each of the phone's
-requests seconds while every one of them was accepted, given a greenlet, timed out and
-reopened; deferred, they cost the server almost nothing (docs/deploy.md).
+A connection that says nothing does not reach the event loop for a while (Linux:
+TCP_DEFER_ACCEPT, as nginx's `deferred`): the kernel hands it over once its request's
+first bytes are in, or once the idle timeout has passed without any (rounded up to the
+kernel's SYN-ACK retries: 1, 3, 7, 15 s), and then the idle timeout applies as to any.
+One client holding 20,000 idle connections cost the phone at another table seconds a
+request while each was accepted, given a greenlet, timed out and reopened at once;
+deferred and capped per address, they cost the server little (docs/deploy.md). Gevent's
+`max_accept` (accepts a turn) was tried lower too: no difference once they are deferred.
 """
 
 from __future__ import annotations
@@ -122,25 +123,18 @@ class Handler(WSGIHandler):  # type: ignore[misc]
 
 
 class Server(WSGIServer):  # type: ignore[misc]
-    deferred = False  # whether the kernel holds a connection back until its first bytes are in
-
     def __init__(self, *args: Any, limits: Limits, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.limits, self.open, self.from_address = limits, 0, Counter[str]()
 
     def init_socket(self) -> None:
         super().init_socket()
-        if hasattr(socket, "TCP_DEFER_ACCEPT"):  # Linux
+        if hasattr(socket, "TCP_DEFER_ACCEPT"):  # Linux: a connection is handed over once its first bytes are in
             self.socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_DEFER_ACCEPT, math.ceil(self.limits.idle))
-            self.deferred = True
 
     def do_handle(self, sock: Any, address: Any) -> None:
-        # Turned away here, in the accept loop: no greenlet.
-        if self.deferred and not arrived(sock):  # the kernel gave up waiting for its request, or it left
-            sock.close()
-            return
         here, per_address = address[0], self.limits.per_address
-        if self.open >= self.limits.connections or (per_address and self.from_address[here] >= per_address):
+        if self.open >= self.limits.connections or (per_address and self.from_address[here] >= per_address):  # at once: no greenlet
             try:
                 sock._sock.send(REFUSED, socket.MSG_DONTWAIT)
             except OSError:
@@ -159,14 +153,6 @@ class Server(WSGIServer):  # type: ignore[misc]
             self.from_address[address[0]] -= 1
             if not self.from_address[address[0]]:
                 del self.from_address[address[0]]
-
-
-def arrived(sock: Any) -> bool:
-    """Whether a request's first byte is in (not when nothing came, the client left, or it broke)."""
-    try:
-        return bool(sock._sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT))
-    except OSError:  # BlockingIOError included: nothing yet
-        return False
 
 
 def closed(sock: Any) -> bool:

@@ -559,9 +559,12 @@ def samples(folder: str) -> None:
               help="Seconds a request's line and headers may take to arrive.")
 @click.option("--transfer-timeout", default=10.0, show_default=True, type=click.FloatRange(0.1, 3600),
               help="Seconds a request's body or an answer may stand still (a client that does not read its answers).")
+@click.option("--no-notify", is_flag=True,
+              help="Use no LISTEN/NOTIFY (a pooler in transaction mode such as PgBouncer, or an engine without them): "
+                   "phones waiting on another server process see a move within half a second.")
 @db_option
 def serve(host: str, port: int, max_waiting: int, max_connections: int, max_connections_per_address: int, idle_timeout: float,
-          header_timeout: float, transfer_timeout: float, db_path: str) -> None:
+          header_timeout: float, transfer_timeout: float, no_notify: bool, db_path: str) -> None:
     """Run the app on gevent's WSGI server: one event loop serves every phone."""
     from gevent import monkey
 
@@ -575,7 +578,10 @@ def serve(host: str, port: int, max_waiting: int, max_connections: int, max_conn
     app = create_app({"DATABASE": db_path if is_url(db_path) else os.path.abspath(db_path), "PUBLIC_URL": public,
                       "LONG_POLL_MAX_WAITING": max_waiting, "LONG_POLL_MAX_PER_GAME": max(1, max_waiting // 2)})
     tables = app.extensions["referee"].tables
-    tables.store.db.listen(tables.wake)  # moves stored by other server processes wake this one's phones
+    if no_notify:  # a pooler would lose the notices unseen; the waiting phones read the head every half second
+        tables.store.db.news = False
+    else:
+        tables.store.db.listen(tables.wake)  # moves stored by other server processes wake this one's phones
     try:  # bind first: "Open …" is said only once the server really listens
         server = listen(app, host, port, Limits(idle_timeout, header_timeout, transfer_timeout, max_connections, max_connections_per_address))
     except OSError as error:

@@ -112,6 +112,7 @@ class Database:
     kind: str
     IntegrityError: type[Exception]
     ROWID = ""  # the column that keeps a table's insertion order, where the backend has none of its own
+    news = True  # whether `notify` tells the other processes (off behind a pooler in transaction mode: `serve --no-notify`)
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
         raise NotImplementedError
@@ -261,7 +262,9 @@ class Postgres(Database):
 
     def _connect(self, timeout: int) -> Any:
         try:
-            return self.psycopg.connect(self.url, autocommit=True, connect_timeout=timeout)
+            # Never a prepared statement: a pooler in transaction mode (PgBouncer) runs each
+            # statement on any of its server connections, where it was never prepared.
+            return self.psycopg.connect(self.url, autocommit=True, connect_timeout=timeout, prepare_threshold=None)
         except self.psycopg.Error as error:  # OperationalError (no answer, login refused), ProgrammingError (a URL libpq cannot read)
             reason = str(error).strip().splitlines()[-1] if str(error).strip() else type(error).__name__
             raise Unreachable(f"cannot reach the database at {shown(self.url)}: {scrubbed(reason, self.url)}") from None
@@ -368,7 +371,8 @@ class Postgres(Database):
         self.execute(f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), COALESCE(MAX({column}), 0) + 1, false) FROM {table}")
 
     def notify(self, game_id: str) -> None:
-        self.execute("SELECT pg_notify('referee_news', ?)", [game_id])  # delivered at commit, once per game
+        if self.news:
+            self.execute("SELECT pg_notify('referee_news', ?)", [game_id])  # delivered at commit, once per game
 
     def listen(self, heard: Callable[[str], None]) -> None:
         def listening() -> None:

@@ -75,6 +75,8 @@ COMMON_EVENTS: dict[str, dict[str, fields.Field]] = {
         "reason": fields.String(validate=validate.Length(max=1000)),
     },
     "note": {"text": fields.String(required=True, validate=validate.Length(max=2000))},
+    "pause": {},  # the table takes a break: no effect on the game, only on its playing time
+    "resume": {},
     "end": {"reason": fields.String(validate=validate.Length(max=1000))},
     "ruling": {
         "target": fields.Integer(strict=True, required=True, validate=validate.Range(max=MAX_SEQ)),
@@ -341,7 +343,7 @@ class EventLoader:
 def event_schema(game_name: str, seat_count: int, event_type: str) -> EventLoader | None:
     """The schema of one event type at a table of `seat_count`; None for an unknown type."""
     game = find_game(game_name)
-    own = COMMON_EVENTS.get(event_type) or game.events.get(event_type)
+    own = COMMON_EVENTS[event_type] if event_type in COMMON_EVENTS else game.events.get(event_type)
     if own is None:
         return None
     declared = copy.deepcopy({**ENVELOPE, **own})
@@ -369,7 +371,7 @@ def _by_in_range(seat_count: int) -> Any:
 def event_order(game_name: str, event_type: str) -> tuple[str, ...]:
     """The canonical key order of one event type."""
     game = find_game(game_name)
-    own = COMMON_EVENTS.get(event_type) or game.events.get(event_type, {})
+    own = COMMON_EVENTS[event_type] if event_type in COMMON_EVENTS else game.events.get(event_type, {})
     return (*EVENT_KEYS_FIRST, *own, *EVENT_KEYS_LAST)
 
 

@@ -9,6 +9,13 @@ went wrong and how the table corrected it. `void` and `note` are accepted after 
 (a void may withdraw a mistaken `end`); a second void of the same target is harmless and
 accepted, and the first one is the one that withdrew it.
 
+Breaks: `pause` and `resume` change nothing in the game (moves during a break are judged
+as ever); the fold only knows whether the table is on a break (`Fold.paused`), so that a
+pause during a break, or a resume without one, is flagged `core.pause.order`. A pause or
+resume after the end is `core.game.over`, as DESIGN allows only voids, notes and rulings
+there: the playing time ended with the game (an unfinished break ends with it too). A
+pause or resume is voided like any event and is never a ruling's target.
+
 Secrets (the privacy model): a public event is judged on public information alone, a
 private event (a recorded hand) on public information and its own seat's (team's) private
 records: `Game.knowing` takes out what the judge may not know. A flag on a private event
@@ -45,11 +52,12 @@ from typing import Any
 from .games.base import Game, Outcome, Phrase, Result, Termination, Violation, Word, broken
 from .record import COMMON_EVENTS, Header
 
-TABLE_EVENTS = frozenset(COMMON_EVENTS)  # void, note, end: every game's record has these
+TABLE_EVENTS = frozenset(COMMON_EVENTS)  # void, note, pause, resume, end, ruling: every game's record has these
 CORE_RULES = {
     "core.void.target": "a void targets the header, a void, or a later or nonexistent seq",
     "core.game.over": "any event after the game has finished",
-    "core.ruling.target": "a ruling targets what is not a player's flagged move where it stands (a legal, withdrawn or private move, a void, note, end or ruling, a later seq)",
+    "core.pause.order": "a pause while the table is on a break, or a resume while it is not",
+    "core.ruling.target": "a ruling targets what is not a player's flagged move where it stands (a legal, withdrawn or private move, a void, note, pause, resume, end or ruling, a later seq)",
 }
 
 
@@ -111,6 +119,7 @@ class Fold:
     clash_views: tuple[tuple[int, Violation], ...] = ()  # each as a seat's (team's) own records show it (audience)
     ruled: tuple[Ruled, ...] = ()  # flagged moves the table let stand
     set_aside: bool = False  # a move broke a rule the table set aside (a ruling, a house rule): see _Folding.lenient
+    paused: bool = False  # the table is on a break: a `pause` stands with no `resume` after it
     # Where a fold looked for no clash (a table's), what finds a reader's when it asks (`Tables.clashes`).
     clashes_of: Callable[[Sight], list[tuple[int, Violation]]] | None = field(default=None, compare=False, repr=False)
 
@@ -192,6 +201,15 @@ def void_error(event: Mapping[str, Any], void_seqs: frozenset[int]) -> Violation
     return None
 
 
+def pause_error(kind: str, paused: bool) -> Violation | None:
+    """Why the table cannot take a break (or come back from one) now, or None (rule core.pause.order)."""
+    if kind == "pause" and paused:
+        return broken("core.pause.order", "The table is on a break already: resume first.")
+    if kind == "resume" and not paused:
+        return broken("core.pause.order", "The table is not on a break: there is nothing to resume.")
+    return None
+
+
 def valid_void_targets(events: Iterable[Mapping[str, Any]], earlier_voids: frozenset[int] = frozenset()) -> dict[int, int]:
     """Withdrawn seq -> the first valid void of it: known before folding, so replay is one pass.
 
@@ -226,7 +244,7 @@ class _Folding:
     of every cold start); frozen into a `Fold` at snapshots and at the end."""
 
     __slots__ = ("fold", "game", "state", "seq", "outcome", "violations", "withdrawn", "void_seqs", "clashes", "clash_views",
-                 "ruled", "find_clashes", "off", "rulings", "official", "lenient")
+                 "ruled", "find_clashes", "off", "rulings", "official", "lenient", "paused")
 
     def __init__(self, fold: Fold, find_clashes: Sight | None = EVERYTHING, rulings: Mapping[int, tuple[int, str, str]] | None = None,
                  official: bool = False) -> None:
@@ -242,13 +260,14 @@ class _Folding:
         # Once a move that breaks a rule the table set aside has applied, the state may hold
         # what no legal play makes: from then on no move may raise on it (`_set_aside`).
         self.lenient = fold.set_aside
+        self.paused = fold.paused
 
     def frozen(self) -> Fold:
         f = self.fold
         return Fold(
             f.header, f.game, self.state, self.seq, self.outcome, tuple(self.violations),
             tuple(self.withdrawn), frozenset(self.void_seqs), tuple(self.clashes), tuple(self.clash_views), tuple(self.ruled),
-            self.lenient,
+            self.lenient, self.paused,
         )  # fmt: skip
 
     def step(self, event: Mapping[str, Any]) -> None:
@@ -338,7 +357,7 @@ class _Folding:
                 self.clash_views.append((seq, replace(seen, audience=group)))
 
     def _table_event(self, event: Mapping[str, Any], kind: str) -> None:
-        """The table's own events (void, note, end, ruling), and any event after the end."""
+        """The table's own events (void, note, pause, resume, end, ruling), and any event after the end."""
         if kind == "void":
             flag = void_error(event, self.void_seqs)
             self.void_seqs.add(event["seq"])
@@ -346,8 +365,11 @@ class _Folding:
             flag = None
         elif kind == "ruling":
             flag = self._ruling_error(event)
-        elif self.outcome is not None:
+        elif self.outcome is not None:  # a pause or resume too: the game's playing time is over
             flag = broken("core.game.over", "The game is over (%(reason)s); only notes, voids and rulings can follow.", reason=Word(self.outcome.reason, self.outcome.reason))
+        elif kind in ("pause", "resume"):
+            flag = pause_error(kind, self.paused)
+            self.paused = self.paused if flag else kind == "pause"
         else:  # an `end`
             flag, self.outcome = None, Outcome(Termination.TABLE_END, event.get("reason") or "the table ended the game")
         if flag is not None:

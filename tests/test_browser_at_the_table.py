@@ -48,9 +48,7 @@ class Taps:
         stored when the phone shows the next event."""
         seq = self.seq
         at(page, seq)
-        if page is not self.last and page.locator(".turnbar.mine").count():
-            self.one_tap.arrive(page, seq + 1)
-        self.last = page
+        self.arrived(page)
         self.seq += 1
         if confirm:
             page.once("dialog", lambda dialog: dialog.accept())
@@ -60,6 +58,12 @@ class Taps:
         self.one_tap.tapped(name, len(taps) + confirm)
         expect(page.locator(f"#table[data-seq='{seq + 1}']")).to_be_attached(timeout=4000)
         assert_beat_in_sight(page)
+
+    def arrived(self, page: Page) -> None:
+        """Where the turn has come to this phone (since its last move): is its first control in view?"""
+        if page is not self.last and page.locator(".turnbar.mine").count():
+            self.one_tap.arrive(page, self.seq + 1)
+        self.last = page
 
     def save(self, game: str) -> dict[str, int]:
         most = {move: max(counts) for move, counts in self.per_move.items()}
@@ -126,6 +130,7 @@ def test_a_senators_round_on_four_phones_says_who_acts_and_takes_only_taps(serve
     expect(bar(ben)).to_have_text("▶ " + w["your turn"])
     expect(bar(anna)).to_have_text(w["turn"].format("Ben"))
     expect(bar(cem)).to_have_text(w["turn"].format("Ben"))
+    taps.arrived(ben)  # before the screenshot below moves his screen
     ben.locator(".turnbar a[href='#actions']").click()
     price_red = ben.get_by_role("radiogroup", name=w["price for"].format(f"{w['red']} 3"), exact=True)
     expect(price_red).to_be_in_viewport()

@@ -157,15 +157,16 @@ def test_a_client_that_pipelines_pages_and_never_reads_does_not_delay_a_phone_at
             threading.Thread(target=sock.sendall, args=(pages,), daemon=True).start()
         time.sleep(0.2)
         waits = []
-        for _ in range(10):
+        for _ in range(20):
             waits.append(page_time(phone, f"/g/{game}"))
             time.sleep(0.1)
-        # The phone's first page comes after the 20 first answers the hostile connections
-        # asked for before it (a second or more on a loaded machine); from then on it waits
-        # for none of theirs.
-        assert max(waits[1:]) < 1.0, waits
-        # Each hostile connection was answered a few times, not 500 times: its answers stood
-        # still and it was closed. Only now does it read what it was sent.
+        # Fair turns: a page of the phone that comes while the hostile connections are
+        # answered waits for one answer of each (20 history pages: a second or more on a
+        # loaded machine); they are answered 3 times each at most, so at most two of its
+        # pages wait for them: every other one comes within a second.
+        assert sorted(waits)[-3] < 1.0, waits
+        # Each hostile connection was answered 3 times, not 500 (nor until its answers stood
+        # still): then it was closed. Only now does it read what it was sent.
         time.sleep(4)
         answered = []
         for sock in hostile:
@@ -175,4 +176,4 @@ def test_a_client_that_pipelines_pages_and_never_reads_does_not_delay_a_phone_at
                 while chunk := sock.recv(65536):
                     received += chunk
             answered.append(received.count(b"HTTP/1.1 200"))
-        assert 0 < max(answered) <= 5, answered
+        assert 0 < max(answered) <= 3, answered

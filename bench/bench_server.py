@@ -1,4 +1,4 @@
-"""Server load benchmark (a script, not a test): python bench/bench_server.py [--max-waiting N]
+"""Server load benchmark (a script, not a test): python bench/bench_server.py [--max-waiting N] [--quick]
 
 First a move at one connection against the bare endpoint (below), both servers up, in
 interleaved rounds (`--one-connection` runs only that).
@@ -12,7 +12,9 @@ Then the same load with 200 phones long-polling meanwhile (each honours Retry-Af
 the server is full of waiting phones), timing the moves and an unrelated GET. Then the
 same load again with the server killed (SIGKILL) in the middle and restarted: clients
 retry with their Idempotency-Key. Every run checks that each acknowledged append is
-stored, and runs `referee verify`.
+stored, and runs `referee verify`. `--quick` runs every part (the club night and several
+processes too) at tiny sizes in a few seconds each: it shows the script still runs, its
+figures mean nothing.
 """
 
 from __future__ import annotations
@@ -98,10 +100,10 @@ def start_referee(db: Path | str, port: int, max_waiting: int) -> subprocess.Pop
     return process
 
 
-def games() -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
-    """200 legal games: header bodies and event bodies (without seq)."""
+def games(count: int = TABLES) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """`count` legal games: header bodies and event bodies (without seq)."""
     made = []
-    for table in range(TABLES):
+    for table in range(count):
         kind = table % 3
         if kind == 0:
             header, events = karriere_poker(NAMES, games=1, seed=table, hands=False)
@@ -473,6 +475,7 @@ def main() -> None:
     parser.add_argument("--postgres", action="store_true", help="with --processes and --club: also on PostgreSQL (a throwaway cluster)")
     parser.add_argument("--club", type=int, nargs="?", const=300, metavar="PHONES",
                         help="only the club night: PHONES (default 300) waiting on PHONES/5 tables while moves are logged")
+    parser.add_argument("--quick", action="store_true", help="every part at tiny sizes, a few seconds each: only that it runs")
     arguments = parser.parse_args()
     max_waiting, everything = arguments.max_waiting, not arguments.phones_only
     if arguments.club:
@@ -497,58 +500,74 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as name:
             one_connection(Path(name), max_waiting)
         return
+    if arguments.quick:
+        with tempfile.TemporaryDirectory() as name:
+            folder, made = Path(name), games(3)
+            one_connection(folder, max_waiting, rounds=2, moves=10)
+            floor_and_referee(folder, made, max_waiting)
+            waiting_phones(folder, made, max_waiting, phones=20, samples=5)
+            killed_and_restarted(folder, made, max_waiting)
+            club_night(folder, made, 10, max_waiting, moves=2)
+            processes(folder, made, max_waiting)
+        return
     made = games()
     total = sum(len(events) for _, events in made)
     print(f"{TABLES} tables, {total} events, {CONNECTIONS} connections, max waiting {max_waiting}, cores {os.cpu_count()}")
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
-
         if everything:
             one_connection(folder, max_waiting)
             floor_and_referee(folder, made, max_waiting)
+        waiting_phones(folder, made, max_waiting)
+        if everything:
+            killed_and_restarted(folder, made, max_waiting)
 
-        # the same load with 200 phones waiting for news meanwhile
-        db, port = folder / "phones.sqlite3", free_port()
-        server = start_referee(db, port, max_waiting)
-        tables = create_tables(port, made)
-        load = Load(port, tables, "/api/games")
-        with Phones(port, [game for game, _, _ in tables[:40]], 200) as phones:
-            reads: list[float] = []
-            reader = threading.Thread(target=lambda: reads.extend(unrelated_get(port, tables[-1][0])))
-            reader.start()
-            seconds = load.run()
-            reader.join()
-        server.kill()
-        server.wait()
-        report("referee with 200 waiting phones", load, seconds)
-        print(f"  {phones.polls} polls, {phones.told_to_wait} answered at once with Retry-After; "
-              f"an unrelated GET: p50 {percentile(reads, 0.5):.1f} ms, max {max(reads) * 1000:.1f} ms")
 
-        if not everything:
-            return
-        # kill -9 in the middle, restart, retries with the same Idempotency-Key
-        db, port = folder / "killed.sqlite3", free_port()
-        server = start_referee(db, port, max_waiting)
-        load = Load(port, create_tables(port, made), "/api/games")
-        holder: dict[str, subprocess.Popen[bytes]] = {}
-
-        def kill_and_restart() -> None:
-            time.sleep(3)
-            server.send_signal(signal.SIGKILL)
-            server.wait()
-            time.sleep(0.5)
-            holder["server"] = start_referee(db, port, max_waiting)
-
-        killer = threading.Thread(target=kill_and_restart)
-        killer.start()
+def waiting_phones(folder: Path, made: list[tuple[dict[str, Any], list[dict[str, Any]]]], max_waiting: int, phones: int = 200,
+                   samples: int = 50) -> None:
+    """The same load with `phones` phones waiting for news meanwhile (on the first 40 tables)."""
+    db, port = folder / "phones.sqlite3", free_port()
+    server = start_referee(db, port, max_waiting)
+    tables = create_tables(port, made)
+    load = Load(port, tables, "/api/games")
+    with Phones(port, [game for game, _, _ in tables[:40]], phones) as waiting:
+        reads: list[float] = []
+        reader = threading.Thread(target=lambda: reads.extend(unrelated_get(port, tables[-1][0], samples)))
+        reader.start()
         seconds = load.run()
-        killer.join()
-        holder["server"].kill()
-        holder["server"].wait()
-        acknowledged, stored = check_stored(db, load)
-        print(f"kill -9 after 3 s and restart: {len(load.latencies)} appends in {seconds:.1f} s, {load.errors} failed requests retried; "
-              f"every acknowledged append stored ({acknowledged} acknowledged, {stored} stored, "
-              f"expected {total}); referee verify: ok")
+        reader.join()
+    server.kill()
+    server.wait()
+    report(f"referee with {phones} waiting phones", load, seconds)
+    print(f"  {waiting.polls} polls, {waiting.told_to_wait} answered at once with Retry-After; "
+          f"an unrelated GET: p50 {percentile(reads, 0.5):.1f} ms, max {max(reads) * 1000:.1f} ms")
+
+
+def killed_and_restarted(folder: Path, made: list[tuple[dict[str, Any], list[dict[str, Any]]]], max_waiting: int) -> None:
+    """kill -9 after 3 s, a restart, the clients retrying with the same Idempotency-Key."""
+    total = sum(len(events) for _, events in made)
+    db, port = folder / "killed.sqlite3", free_port()
+    server = start_referee(db, port, max_waiting)
+    load = Load(port, create_tables(port, made), "/api/games")
+    holder: dict[str, subprocess.Popen[bytes]] = {}
+
+    def kill_and_restart() -> None:
+        time.sleep(3)
+        server.send_signal(signal.SIGKILL)
+        server.wait()
+        time.sleep(0.5)
+        holder["server"] = start_referee(db, port, max_waiting)
+
+    killer = threading.Thread(target=kill_and_restart)
+    killer.start()
+    seconds = load.run()
+    killer.join()
+    holder["server"].kill()
+    holder["server"].wait()
+    acknowledged, stored = check_stored(db, load)
+    print(f"kill -9 after 3 s and restart: {len(load.latencies)} appends in {seconds:.1f} s, {load.errors} failed requests retried; "
+          f"every acknowledged append stored ({acknowledged} acknowledged, {stored} stored, "
+          f"expected {total}); referee verify: ok")
 
 
 if __name__ == "__main__":

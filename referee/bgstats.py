@@ -17,7 +17,7 @@ from urllib.parse import quote
 
 from .record import Header
 from .replay import Fold
-from .stats import minutes, span
+from .stats import minutes, playing_time, span
 
 SOURCE = "Table Referee"
 PUSH_PLAY = "bgstats://app.bgstatsapp.com/createPlay.html?data="
@@ -30,12 +30,12 @@ class NotFinished(ValueError):
 def play(game_id: str, fold: Fold, events: Sequence[Mapping[str, Any]], created_at: str | None = None) -> dict[str, Any]:
     """The BG Stats play of a finished game (NotFinished otherwise). The play starts at the
     header's `started_at`, else the first event's `at`, else when the game was stored; its
-    duration runs to the last event's `at`, where events carry one."""
+    duration is the playing time (`stats.playing_time`: breaks left out), where events carry a time."""
     if fold.outcome is None:
         raise NotFinished(f"game {game_id} is not finished: only a finished game is a play")
     header: Header = fold.header
     result = fold.result()
-    start, end = span(fold, events, created_at)
+    start, _ = span(fold, events, created_at)
     tier_of = {name: rank for rank, tier in enumerate(result.ranking, start=1) for name in tier}
     first = header.options.get("first", 0)  # the games with a starting-player option; seat 0 otherwise
     players = [
@@ -57,8 +57,9 @@ def play(game_id: str, fold: Fold, events: Sequence[Mapping[str, Any]], created_
         "game": {"name": header.rules.title, "highestWins": True, "noPoints": not result.scores, "sourceGameId": header.game},
         "players": players,
     }
-    if end is not None:
-        shown["durationMin"] = minutes(start, end)
+    played = playing_time(fold, events)
+    if played is not None:
+        shown["durationMin"] = minutes(played)
     return shown
 
 

@@ -13,7 +13,9 @@ A group has a host: the browser that made it (on the web, or imported its file),
 browser that opens the host's own link (`referee group link GROUP --host` prints it; a
 group made on the command line, or before groups had hosts, has a host only once that
 link is opened). Only the host changes the group's house rules; every change is kept with
-its time, and the group's page shows them (who, what, when).
+its time, and the group's page shows them (who, what, when). Only the host switches off
+(and on again) "who took longest to move" on the group's statistics: the players' pace is
+a light statistic, not one every table wants told (on by default).
 
 A group's file (`table-group/1`, JSON) holds its name, its players (a merged spelling
 with the player it was merged into) and its games, each as its table record and the
@@ -113,6 +115,8 @@ CREATE INDEX IF NOT EXISTS idx_group_house_rule_changes_grp ON group_house_rule_
 """)
             if "host" not in store.db.columns("groups"):  # a store from before groups had hosts
                 store.db.execute("ALTER TABLE groups ADD COLUMN host TEXT")
+            if "move_times" not in store.db.columns("groups"):  # whether its statistics show who took longest to move
+                store.db.execute("ALTER TABLE groups ADD COLUMN move_times INTEGER NOT NULL DEFAULT 1")
 
     def _one(self, sql: str, params: Iterable[Any]) -> Any:
         with self.store.lock:
@@ -240,6 +244,16 @@ CREATE INDEX IF NOT EXISTS idx_group_house_rule_changes_grp ON group_house_rule_
         if row is None:
             raise GroupError(f"the group has no player {player_id}")
         return Player(int(row[0]), str(row[1]), row[2])
+
+    def shows_move_times(self, group_id: str) -> bool:
+        """Whether the group's statistics show who took longest to move."""
+        row = self._one("SELECT move_times FROM groups WHERE id = ?", [group_id])
+        return bool(row and row[0])
+
+    def show_move_times(self, group_id: str, shown: bool) -> None:
+        """Switch "who took longest to move" on or off (the pages let only the group's host)."""
+        with self.store.transaction():
+            self.store.db.execute("UPDATE groups SET move_times = ? WHERE id = ?", [int(shown), group_id])
 
     # --- house rules -------------------------------------------------------------------
 

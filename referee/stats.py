@@ -19,7 +19,9 @@ never won or lost.
 
 Times: a game starts at its header's `started_at`, else its first event's `at`, else when
 it was stored; it ends at its last event's `at`. Games of one group whose starts follow
-the previous game's end within `EVENING_GAP` form one evening (a game night).
+the previous game's end within `EVENING_GAP` form one evening (a game night). How long a
+game took is its playing time (`playing_time`): its breaks left out. How long each move
+took (`paced`) is kept per move (`play_moves`) for "who took longest to move".
 """
 
 from __future__ import annotations
@@ -27,9 +29,10 @@ from __future__ import annotations
 import csv
 import io
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
+from statistics import median
 from typing import Any
 
 from .replay import Fold, replay
@@ -61,8 +64,55 @@ def span(fold: Fold, events: Sequence[Mapping[str, Any]], created_at: str | None
     return start, end
 
 
-def minutes(start: datetime | None, end: datetime | None) -> int | None:
-    return None if start is None or end is None else round((end - start).total_seconds() / 60)
+def minutes(time: timedelta | None) -> int | None:
+    return None if time is None else round(time.total_seconds() / 60)
+
+
+def paced(fold: Fold, events: Sequence[Mapping[str, Any]]) -> Iterator[tuple[Mapping[str, Any], timedelta | None]]:
+    """Each event up to the fold's, with the playing time since the event with a time
+    before it: None for the first event with a time, one without (it is taken as logged at
+    the time before it) and one logged during a break. Time between a standing `pause` and
+    its `resume` is a break; a time earlier than the one before counts as no time."""
+    skipped = {seq for seq, _ in fold.violations} | {w.seq for w in fold.withdrawn}  # flagged or voided: no break
+    paused, last = False, None
+    for event in events:
+        if event["seq"] > fold.seq:
+            return
+        moment, gap = when(event.get("at")), None
+        if moment is not None:
+            if last is not None and not paused:
+                gap = max(moment - last, timedelta(0))
+            last = moment
+        if event["type"] in ("pause", "resume") and event["seq"] not in skipped:
+            paused = event["type"] == "pause"
+        yield event, gap
+
+
+def break_since(fold: Fold, events: Sequence[Mapping[str, Any]]) -> datetime | None:
+    """When the table's break began (its standing `pause`'s `at`), while it is on one."""
+    if not fold.paused:
+        return None
+    skipped = {seq for seq, _ in fold.violations} | {w.seq for w in fold.withdrawn}
+    pause = next((e for e in reversed(events) if e["type"] == "pause" and e["seq"] <= fold.seq and e["seq"] not in skipped), None)
+    return None if pause is None else when(pause.get("at"))
+
+
+def playing_time(fold: Fold, events: Sequence[Mapping[str, Any]]) -> timedelta | None:
+    """How long the table played (DESIGN: its first to its last event's `at`, less its
+    breaks; a break not resumed ends with the last event); None if no event has a time."""
+    if not any(when(event.get("at")) for event in events if event["seq"] <= fold.seq):
+        return None
+    return sum((gap for _, gap in paced(fold, events) if gap is not None), timedelta(0))
+
+
+def move_times(fold: Fold, events: Sequence[Mapping[str, Any]]) -> list[tuple[int, int, float]]:
+    """(seq, seat, seconds) of each player's move the fold took in (not a private record, a
+    flagged or a voided one) that has a time: the playing time since the event before it."""
+    game = fold.game
+    skipped = {seq for seq, _ in fold.violations} | {w.seq for w in fold.withdrawn}
+    return [(event["seq"], event["seat"], gap.total_seconds()) for event, gap in paced(fold, events)
+            if gap is not None and event.get("seat") is not None and event["seq"] not in skipped
+            and event["type"] in game.events and event["type"] not in game.private_events]
 
 
 DETAILS = ("boss", "boss_streak", "dishwasher", "dishwasher_streak", "courtesan", "scandal", "excluded")
@@ -195,6 +245,12 @@ class Plays:
                 db.execute("ALTER TABLE plays ADD COLUMN ended_early INTEGER")
                 db.execute("ALTER TABLE play_seats ADD COLUMN decided INTEGER")
                 db.execute("DELETE FROM meta WHERE key = ?", [STATISTICS])
+            # Each player's move with how long it took (`move_times`): for "who took longest to move".
+            db.execute("CREATE TABLE IF NOT EXISTS play_moves (game TEXT NOT NULL REFERENCES plays (game), seq INTEGER NOT NULL, "
+                       "seat INTEGER NOT NULL, seconds INTEGER NOT NULL, PRIMARY KEY (game, seq)) WITHOUT ROWID")
+            if "players" not in db.columns("plays"):  # rows from before playing times: filled in anew below
+                db.execute("ALTER TABLE plays ADD COLUMN players INTEGER")
+                db.execute("DELETE FROM meta WHERE key = ?", [STATISTICS])
             db.execute("CREATE INDEX IF NOT EXISTS idx_plays_grp ON plays (grp)")
             db.execute("CREATE INDEX IF NOT EXISTS idx_play_seats_game ON play_seats (game)")
         if not self.complete():
@@ -212,6 +268,7 @@ class Plays:
     def keep(self, game_id: str, fold: Fold, events: Sequence[Mapping[str, Any]], revealed: bool) -> None:
         """Write (or drop) the game's rows; called inside the store's transaction."""
         execute = self.store.db.execute
+        execute("DELETE FROM play_moves WHERE game = ?", [game_id])
         execute("DELETE FROM play_seats WHERE game = ?", [game_id])
         execute("DELETE FROM plays WHERE game = ?", [game_id])
         if not self.counts(fold, revealed):
@@ -220,10 +277,13 @@ class Plays:
         started = start and start.isoformat()
         result = fold.result()
         execute(
-            "INSERT INTO plays (game, kind, seq, started_at, ended_at, minutes, title, house_rules, ended_early) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [game_id, fold.header.game, fold.seq, started, end and end.isoformat(), minutes(start, end), fold.header.title,
-             int(bool(fold.header.house_rules)), int(result.ended_early)],
+            "INSERT INTO plays (game, kind, seq, started_at, ended_at, minutes, title, house_rules, ended_early, players) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [game_id, fold.header.game, fold.seq, started, end and end.isoformat(), minutes(playing_time(fold, events)), fold.header.title,
+             int(bool(fold.header.house_rules)), int(result.ended_early), len(fold.header.seats)],
         )
+        self.store.db.executemany("INSERT INTO play_moves (game, seq, seat, seconds) VALUES (?, ?, ?, ?)",
+                                  [(game_id, seq, seat, round(seconds)) for seq, seat, seconds in move_times(fold, events)])
         rank_of = {name: rank for rank, tier in enumerate(result.ranking, start=1) for name in tier}
         unranked = len(result.ranking) + 1
         decided = int(bool(result.winners) or not result.ended_early)
@@ -314,9 +374,14 @@ class Plays:
                           "games": {kind: _shown(kind, tally) for kind, tally in sorted(games.items())}, "last": last.get(name, [])})
         shown.sort(key=lambda p: (-p["won"], -p["played"], p["name"].casefold()))
         [(house_rule_games,)] = self._query(f"SELECT COUNT(*) FROM plays p WHERE {source.plays} AND p.house_rules = 1", source.params)
+        lengths = self._query(f"SELECT p.kind, p.players, COUNT(*), AVG(p.minutes) FROM plays p WHERE {source.plays} AND p.minutes IS NOT NULL "
+                              "GROUP BY p.kind, p.players ORDER BY p.kind, p.players", source.params)
         return {
             "games": len(plays),
             "house_rule_games": house_rule_games,
+            # The average playing time of each game at each number of players (games with times only).
+            "lengths": [{"kind": kind, "players": players, "games": games, "minutes": round(float(average))}
+                        for kind, players, games, average in lengths],
             "players": shown,
             "evenings": [{"date": n.plays[0].started and n.plays[0].started.date().isoformat(), "minutes": n.minutes,
                           "games": [{"game": p.game, "kind": p.kind, "title": p.title, "minutes": p.minutes, "winners": p.winners,
@@ -344,6 +409,17 @@ class Plays:
                                  "decided": bool(decided), **({"score": score} if score is not None else {})})
             offset += batch
         return dict(last)
+
+    def move_times(self, group_id: str | None) -> list[dict[str, Any]]:
+        """Who took longest to move: per player, the median time of a move (`move_times`,
+        breaks left out) and how many moves had a time, slowest first."""
+        source = self.source(group_id)
+        taken: dict[str, list[int]] = defaultdict(list)
+        for key, seconds in self._query(f"SELECT s.who, m.seconds FROM play_moves m JOIN (SELECT {source.key} AS who, s.game, s.seat "
+                                        f"{source.seats}) s ON s.game = m.game AND s.seat = m.seat", source.params):
+            taken[source.name(key)].append(seconds)
+        shown = [{"name": name, "median_seconds": round(median(times)), "moves": len(times)} for name, times in taken.items()]
+        return sorted(shown, key=lambda p: (-p["median_seconds"], p["name"].casefold()))
 
     def head_to_head(self, group_id: str | None, first: str, second: str) -> dict[str, Any]:
         """The games two players played together: how often each finished ahead of the other."""

@@ -264,7 +264,7 @@ CREATE TABLE IF NOT EXISTS move_codes (hash TEXT PRIMARY KEY, game TEXT NOT NULL
 
     # Every table of a store with its groups and statistics, in the order a copy fills them.
     TABLES = ("meta", "games", "events", "snapshots", "seat_changes", "join_codes", "tokens", "move_codes", "groups", "group_players", "group_seats",
-              "group_house_rules", "group_house_rule_changes", "plays", "play_seats")
+              "group_house_rules", "group_house_rule_changes", "plays", "play_seats", "play_moves")
 
     def copy_rows_to(self, copy: Store, keep_snapshots: bool) -> None:
         """Every row of this store into `copy`, an empty store of any backend whose tables

@@ -37,8 +37,29 @@ def test_the_import_kill_benchmark_runs() -> None:
     assert "2 imports of" in done.stdout and "partial 0" in done.stdout
 
 
+def test_the_failover_benchmark_runs() -> None:
+    done = bench("bench_failover.py", "--quick")
+    assert "1 kill: kill to first move stored again" in done.stdout and "moves lost 0, stored twice 0" in done.stdout, done.stdout
+
+
+def test_the_server_benchmark_runs() -> None:
+    done = bench("bench_server.py", "--quick")
+    for line in ("one connection, 10 moves a round", "referee/bare =", "referee with 20 waiting phones", "kill -9 after 3 s and restart",
+                 "delivery to each waiting phone", "SQLite, 2 processes", "0 lost: True"):
+        assert line in done.stdout, done.stdout
+
+
+def test_the_hostile_clients_benchmark_runs() -> None:
+    done = bench("bench_hostile.py", "--quick")
+    for line in ("idle server (reference): page p50", "holding 200 idle connections", "pipelining 500 history pages each, never reading: page"):
+        assert line in done.stdout, done.stdout
+
+
 QUICK_RUNS = {
     "bench_stats.py": test_the_statistics_benchmark_runs,
     "bench_store.py": test_the_store_benchmark_runs_on_both_backends,
     "bench_import_kill.py": test_the_import_kill_benchmark_runs,
+    "bench_server.py": test_the_server_benchmark_runs,
+    "bench_hostile.py": test_the_hostile_clients_benchmark_runs,
+    "bench_failover.py": test_the_failover_benchmark_runs,
 }

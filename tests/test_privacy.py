@@ -6,7 +6,8 @@ in table A the secret seat records one secret, in table B another (random, legal
 Every other move is the same in both, logged by the seat it belongs to (so flagged moves,
 clashes, voids and the host's rulings are all in play). Another seat and a spectator read the game after the
 moves: the JSON state and events, the long-poll, the answer to their own moves, and the
-pages (table, history, a history step, scores). Their two transcripts must be equal,
+pages (table, history, a history step, scores, and the table's own screen, its board, with its
+long-poll and the result image to share). Their two transcripts must be equal,
 byte for byte once the game ids are named alike. Each property runs twice, half its
 examples each: once with a host who plays no seat (trusted with everything), once with a
 host who plays the observing seat (a host who plays is a player): then the host's phone
@@ -116,7 +117,8 @@ class Twins:
                 paths = [f"/api/games/{game_id}", f"/api/games/{game_id}/events?after=0", f"/api/games/{game_id}/events?after={self.seq}&wait=0.01"]
                 if pages:
                     paths += [f"/g/{game_id}", f"/g/{game_id}/history", f"/g/{game_id}/history?at={max(self.seq - 1, 0)}", f"/g/{game_id}/result",
-                              f"/g/{game_id}/live?after={self.seq}", f"/api/games/{game_id}/record"]
+                              f"/g/{game_id}/live?after={self.seq}", f"/api/games/{game_id}/record",
+                              f"/g/{game_id}/board", f"/g/{game_id}/board/live?after={self.seq}", f"/g/{game_id}/result.svg"]
                 for path in paths:
                     answer = client.get(path, headers=headers if path.startswith("/api/") else {})
                     self.said(twin, f"{role} {path.replace(game_id, 'GAME')}", f"{answer.status_code} {answer.get_data(as_text=True)}")

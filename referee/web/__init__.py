@@ -180,11 +180,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     tables = Tables(store, app.config["LONG_POLL_MAX_WAITING"], app.config["LONG_POLL_MAX_PER_GAME"])
     app.extensions["referee"] = Referee(tables, Access(store), GuessLimit(app.config["JOIN_RATE_LIMIT"]), Groups(store))
 
-    from . import api, group_pages, pages
+    from . import api, board_pages, group_pages, pages
 
     app.register_blueprint(api.bp)
     pages.init_app(app)
     app.register_blueprint(group_pages.bp)
+    app.register_blueprint(board_pages.bp)
     app.register_error_handler(Unavailable, unavailable)
     app.after_request(security_headers)
     return app

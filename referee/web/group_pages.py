@@ -15,11 +15,12 @@ import json
 from typing import Any
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, session, url_for
-from flask_babel import gettext
+from flask_babel import format_decimal, gettext
 from werkzeug.wrappers import Response as BaseResponse
 
 from ..games import GAMES
 from ..groups import GroupError, NotAHouseRule
+from ..ratings import GroupRatings, group_ratings
 from ..record import RecordError, load_json
 from ..stats import plays_csv
 from . import join_group, member_group, referee
@@ -35,6 +36,12 @@ EVENINGS_SHOWN = 10  # the page lists the latest evenings; the CSV and `referee 
 CHANGES_SHOWN = 10  # the latest changes of the house rules, on the group's page
 GROUP_HOSTS = "group_hosts"  # in the signed session cookie: the codes of the host links this browser holds
 GROUP_HOSTS_KEPT = 20
+
+
+@bp.app_template_filter("decimal")
+def decimal(number: float) -> str:
+    """A rating with one decimal, in the phone's language (3.5, 3,5)."""
+    return format_decimal(number, "0.0")
 
 
 def become_host(group_id: str) -> None:
@@ -124,6 +131,18 @@ def house_rules(group_id: str) -> BaseResponse:
     return redirect(url_for("groups.group", group_id=group_id, saved=game) + "#house-rules")  # said right there, in view
 
 
+@bp.post("/<group_id>/move-times")
+def move_times(group_id: str) -> BaseResponse:
+    """Switch "who took longest to move" on the group's statistics on (`shown=1`) or off (the group's host)."""
+    member_group(group_id)
+    if not hosts(group_id):
+        abort(403, gettext("Only the group's host switches who took longest to move on or off."))
+    if request.form.get("shown") not in ("0", "1"):
+        abort(400, "shown: must be 1 (show who took longest to move) or 0 (hide it).")
+    referee().groups.show_move_times(group_id, request.form["shown"] == "1")
+    return redirect(url_for("groups.stats", group_id=group_id) + "#move-times")
+
+
 @bp.post("/<group_id>/players/<int:player_id>")
 def player(group_id: str, player_id: int) -> BaseResponse:
     """Rename a player, or merge a second spelling into a player."""
@@ -149,19 +168,26 @@ def stats(group_id: str) -> str:
     first, second = request.args.get("a", ""), request.args.get("b", "")
     versus = kept.head_to_head(group_id, first, second) if first in names and second in names and first != second else None
     kinds = sorted({kind for p in shown["players"] for kind in p["games"]})
-    return render_template("group_stats.html", group=found, shown=shown, kinds=kinds, names=names, versus=versus,
-                           charts=stats_charts(group_id, shown, kinds), nights=shown["evenings"][:EVENINGS_SHOWN])
+    rated = group_ratings(kept.plays(group_id, seats=True), referee().tables.store.header)
+    paces = kept.move_times(group_id) if referee().groups.shows_move_times(group_id) else None  # None: the group switched it off
+    return render_template("group_stats.html", group=found, shown=shown, kinds=kinds, names=names, versus=versus, rated=rated,
+                           paces=paces, hosting=hosts(group_id),
+                           charts=stats_charts(group_id, shown, kinds, rated), nights=shown["evenings"][:EVENINGS_SHOWN])
 
 
-def stats_charts(group_id: str, shown: dict[str, Any], kinds: list[str]) -> list[tuple[str, str]]:
-    """Wins over the latest evenings (running totals of the leading players), and each
-    game's points in its latest plays."""
+def stats_charts(group_id: str, shown: dict[str, Any], kinds: list[str], rated: GroupRatings) -> list[tuple[str, str]]:
+    """Wins over the latest evenings (running totals of the leading players), the leading
+    ratings over them, and each game's points in its latest plays."""
     leaders = [p["name"] for p in shown["players"][:CHART_PLAYERS]]
     charts = []
     nights = shown["evenings"][:CHART_POINTS][::-1]
     if nights and leaders:  # from the first evening on
         wins = {name: list(itertools.accumulate(sum(name in game["winners"] for game in night["games"]) for night in nights)) for name in leaders}
         charts.append((gettext("Wins over the evenings"), line_chart([day(night["date"]) for night in nights], wins)))
+    history = rated.history[-CHART_POINTS:]
+    if history and rated.overall:  # the best rated players, whole numbers on the axis
+        lines = {r.name: [round(after[r.name]) if r.name in after else None for _, after in history] for r in rated.overall[:CHART_PLAYERS]}
+        charts.append((gettext("Ratings over the evenings"), line_chart([day(date) for date, _ in history], lines)))
     for kind in kinds:
         latest = [p for p in referee().tables.plays.plays(group_id, seats=True, kind=kind, latest=CHART_POINTS) if any(s.score is not None for s in p.seats)]
         if latest:  # from the first play on

@@ -53,12 +53,12 @@ from . import CLIENT_GONE, in_group, member_group, my_groups, record_download, r
 from .api import event_json
 from ..bgstats import play, push_link
 from ..rulings import app_is_wrong, maintainer_key
-from ..stats import minutes, span
+from ..stats import break_since, minutes, playing_time
 from .icon import icon_png
 from .news import news
 from .sentences import event_sentence
 from .notation import read_token
-from .words import EOTM_KINDS, ball_verdict, explained, flag_words, boutique_text, card_text, colour, day, duration, ending, reason_words, say, senators_tie
+from .words import EOTM_KINDS, ball_verdict, clock, explained, flag_words, boutique_text, card_text, colour, day, duration, ending, pace, reason_words, say, senators_tie
 
 bp = Blueprint("pages", __name__)
 htmx = HTMX()
@@ -90,7 +90,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
     app.register_blueprint(seat_pages.bp)
     app.jinja_env.globals.update(GAMES=GAMES, card_label=card_label, card_text=card_text, say=say, colour_text=colour, boutique_text=boutique_text, senators_tie=senators_tie, ball_verdict=ball_verdict,
-                                 flag_sentence=flag_sentence, end_sentence=end_sentence, get_locale=get_locale, receipt_qr=qr_svg, duration=duration, day=day,
+                                 flag_sentence=flag_sentence, end_sentence=end_sentence, get_locale=get_locale, receipt_qr=qr_svg, duration=duration, day=day, clock=clock, pace=pace,
                                  rule_texts=rule_texts, house_rule_text=house_rule_text, event_sentence=event_sentence, explained=explained, reason_words=reason_words)
     app.jinja_env.filters["say"] = say
 
@@ -353,6 +353,7 @@ def table_context(game_id: str, fold: Fold, caller: Caller, error: str | None = 
         "reader": reader_of(game_id, caller),  # whom the phone's outbox holds moves for (table.js)
         "seat_changes": store.seat_changes(game_id),  # public: every phone is told who plays which seat since when
         "my_turn": my_turn,
+        "break_since": break_since(fold, store.events(game_id)) if fold.paused else None,  # the banner "Break since 21:14"
         "status": turn_status(view, me, finished, logs_table),
         # The bar's button to this phone's controls: only where the phone has a move to make now.
         "move_label": gettext("Your move") if my_turn or may_act else gettext("Log for %(name)s", name=view["to_act"][0])
@@ -658,7 +659,7 @@ def result(game_id: str) -> str:
     # BG Stats is offered a play with a result: not a game ended before it ranked anyone (L&G before the Ball).
     offered = not hidden and fold.outcome is not None and bool(outcome.ranking)
     return render_template("result.html", bgstats=push_link(play(game_id, fold, events, created)) if offered else None,
-                           minutes=None if hidden else minutes(*span(fold, events, created)),
+                           minutes=None if hidden else minutes(playing_time(fold, events)),
                            group=in_group(referee().groups.group_of(game_id)),
                            fold=fold, game_id=game_id, result=outcome, hidden=hidden, charts=shown_charts, caller=caller,
                            head=store.head(game_id) if fold.outcome is not None and not hidden else None, sight=sight,
@@ -691,8 +692,10 @@ def line_chart(x_labels: list[str], series: dict[str, list[int | None]] | dict[s
         said = " · ".join(f"{name} {values[-1]}" for name, values in series.items() if values and values[-1] is not None)
         return str(Markup('<p class="muted">{}</p>').format(gettext("So far one point (%(label)s): %(values)s. The chart follows from the second.",
                                                                      label=x_labels[0] if x_labels else "", values=said)))
-    style = pygal.style.Style(colors=CHART_COLOURS, background="#fff", plot_background="#fff", foreground="#111", foreground_strong="#111",
-                              foreground_subtle="#555", stroke_opacity="1", stroke_width="3", legend_font_size=20, legend_box_size=16, label_font_size=14, major_label_font_size=14)
+    # The page's colours (base.html): the chart follows the light or dark theme.
+    style = pygal.style.Style(colors=tuple(f"var(--chart-{i}, {c})" for i, c in enumerate(CHART_COLOURS)), background="transparent",
+                              plot_background="transparent", foreground="var(--ink)", foreground_strong="var(--ink)",
+                              foreground_subtle="var(--muted)", stroke_opacity="1", stroke_width="3", legend_font_size=20, legend_box_size=16, label_font_size=14, major_label_font_size=14)
     legend_rows = -(-len(series) // 2)
     # pygal makes room for len // 2 legend rows: the last player of an odd count gets his row here.
     chart = pygal.Line(js=[], width=360, height=220 + 32 * legend_rows, show_legend=True, legend_at_bottom=True, legend_at_bottom_columns=2,
@@ -777,6 +780,26 @@ def language(code: str) -> BaseResponse:
     response = redirect(own_path(request.referrer) or url_for("pages.home"))
     if code in LANGUAGES:
         response.set_cookie("lang", code, samesite="Lax", httponly=True, max_age=60 * 60 * 24 * 365)
+    return response
+
+
+THEMES = ("auto", "light", "dark")
+
+
+@bp.app_template_global()
+def theme() -> str:
+    """The theme chosen on this phone: light, dark, or auto (as the phone is set)."""
+    chosen = request.cookies.get("theme", "auto")
+    return chosen if chosen in THEMES else "auto"
+
+
+@bp.get("/theme/<choice>")
+def theme_choice(choice: str) -> BaseResponse:
+    """Keep a theme on this phone (light, dark, or auto) and go back to the page."""
+    if choice not in THEMES:
+        abort(404, gettext("There is no such theme: auto, light or dark."))
+    response = redirect(own_path(request.referrer) or url_for("pages.home"))
+    response.set_cookie("theme", choice, samesite="Lax", httponly=True, max_age=60 * 60 * 24 * 365)
     return response
 
 

@@ -96,6 +96,8 @@ Wording = Callable[[Event, str, Names], str]
 COMMON: dict[str, Wording] = {
     "void": lambda e, name, names: gettext("Event %(target)s withdrawn: %(reason)s.", target=e["target"], reason=reason_words(e.get("reason") or "voided-at-the-table")),
     "note": lambda e, name, names: gettext("Note: “%(text)s”", text=e["text"]),
+    "pause": lambda e, name, names: gettext("The table takes a break."),
+    "resume": lambda e, name, names: gettext("The table plays on after the break."),
     "end": common_end,
     "ruling": lambda e, name, names: gettext("The host let event %(target)s stand: %(reason)s.", target=e["target"], reason=reason_words(e.get("reason") or "we-agreed")),
 }

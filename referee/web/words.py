@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import datetime, timezone
 from functools import cache
 from typing import Any
 
 from flask_babel import force_locale, get_locale, gettext, lazy_gettext, ngettext
+from markupsafe import Markup
 
 from ..games.base import Count, Phrase, Violation, Word
 from ..games.karriere_poker import Played
@@ -213,9 +215,21 @@ def duration(minutes: int) -> str:
     return gettext("%(hours)d h %(minutes)02d min", hours=hours, minutes=rest) if hours else gettext("%(minutes)d min", minutes=rest)
 
 
+def pace(seconds: int) -> str:
+    """How long a move took: "42 s", "1 min 05 s"."""
+    minutes, rest = divmod(max(seconds, 0), 60)
+    return gettext("%(minutes)d min %(seconds)02d s", minutes=minutes, seconds=rest) if minutes else gettext("%(seconds)d s", seconds=rest)
+
+
 def day(iso: str | None) -> str:
     """A date as the language writes it: "2026-11-20", "20.11.2026"."""
     if not iso:
         return "?"
     year, month, date = iso.split("-")
     return iso if get_locale().language == "en" else f"{date}.{month}.{year}"
+
+
+def clock(moment: datetime) -> Markup:
+    """A time of day, which table.js shows in the phone's own time zone ("21:14"); "21:14 UTC" until then."""
+    utc = moment.astimezone(timezone.utc)
+    return Markup('<time datetime="{}" data-clock>{} UTC</time>').format(utc.isoformat(), utc.strftime("%H:%M"))

@@ -506,4 +506,14 @@
     navigator.serviceWorker.ready.then(function (registration) { if (registration.active) registration.active.postMessage(copy); });
   });
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(function () { /* not on http: of another host */ });
+
+  // A time of day (<time data-clock>, "Break since 21:14") in the phone's own time zone.
+  function clocks() {
+    document.querySelectorAll("time[data-clock]").forEach(function (time) {
+      var moment = new Date(time.getAttribute("datetime"));
+      if (!isNaN(moment)) time.textContent = moment.toLocaleTimeString(document.documentElement.lang, { hour: "2-digit", minute: "2-digit" });
+    });
+  }
+  document.addEventListener("DOMContentLoaded", clocks);
+  document.addEventListener("htmx:afterSwap", clocks);
 })();

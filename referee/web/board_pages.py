@@ -1,0 +1,102 @@
+"""The table's own screen and a result to share.
+
+The board (`/g/<id>/board`) is the tablet or TV in the middle of the table: the public
+state large and live. It is a reader told exactly what a spectator is told, whoever opens
+it: a host's or a seat's cookie is never read here, so a phone lent to the board shows no
+secret of its own. The shared result (an SVG image, and the Open Graph tags of the public
+result page that point to it) is likewise the spectator's: it exists only once a
+spectator may see the result (the end, and the host's reveal where a game has secrets).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, abort, current_app, render_template, request
+from flask_babel import gettext, ngettext
+
+from ..access import SPECTATOR
+from ..replay import Fold, result_hidden
+from . import CLIENT_GONE, referee, sight_of
+from .pages import end_sentence, fold_of, public_url, seq_arg, table_context
+from .words import day
+
+bp = Blueprint("boards", __name__)
+
+
+def board_context(game_id: str, fold: Fold) -> dict[str, Any]:
+    """The spectator's table, with the last move and its flag (a spectator is told a flag
+    only where its audience is everyone) for the board's large lines."""
+    context = table_context(game_id, fold, SPECTATOR)
+    last = next((event for event in context["recent"] if event["type"] not in ("note", "void") and not event["voided"]), None)
+    flag = next((flag for flag in context["flags"] if last is not None and flag["seq"] == last["seq"]), None)
+    return {**context, "last": last, "last_flag": flag, "share": shared_result(game_id, fold)}
+
+
+@bp.get("/g/<game_id>/board")
+def board(game_id: str) -> str:
+    """The table's own screen: whose turn, what to beat, the last move, large and live."""
+    return render_template("board.html", **board_context(game_id, fold_of(game_id)))
+
+
+@bp.get("/g/<game_id>/board/live")
+def board_live(game_id: str) -> str:
+    """The board's long-poll, the table's own (Tables.wait): answers at the next move, at
+    the host's reveal, or after a while."""
+    fold_of(game_id)
+    waited = referee().tables.wait(game_id, seq_arg("after") or 0, current_app.config["LONG_POLL_SECONDS"], request.environ.get(CLIENT_GONE),
+                                   revealed=request.args.get("awaiting") != "reveal")
+    context = {**board_context(game_id, fold_of(game_id)), "live": True}
+    if not waited:  # too many phones wait already: the board asks again later
+        context["poll_delay"] = f"{current_app.config['LONG_POLL_RETRY_SECONDS']}s"
+    return render_template("board_panel.html", **context)
+
+
+def shared_result(game_id: str, fold: Fold) -> dict[str, Any] | None:
+    """A finished game's result as a spectator may see it, for the image and the link
+    preview: None before the end, and before the host's reveal where the game has secrets."""
+    sight = sight_of(game_id, fold, SPECTATOR)
+    if fold.outcome is None or result_hidden(fold, sight):
+        return None
+    result = fold.result(sight)
+    started = fold.header.started_at or referee().tables.store.created_at(game_id)
+    title = fold.header.title or fold.game.title
+    winner = (ngettext("%(names)s wins.", "%(names)s win.", len(result.winners), names=" & ".join(result.winners)) if result.winners
+              else f"{gettext('Ended early')}: {gettext('nobody wins.')}" if result.ended_early else "")
+    standings = [{"place": place, "names": tier, "scores": [result.scores.get(name) for name in tier]}
+                 for place, tier in zip(places(result.ranking), result.ranking)]
+    players = ", ".join(fold.header.seats)
+    return {
+        "title": title, "game": fold.game.title, "date": day(started[:10]), "players": players, "winner": winner,
+        "standings": standings, "end": end_sentence(fold, sight),
+        "description": " · ".join(part for part in (fold.game.title if title != fold.game.title else "", winner, players, day(started[:10])) if part),
+        "image": public_url("boards.result_image", game_id=game_id), "url": public_url("pages.result", game_id=game_id),
+        "file": f"{fold.header.game}-{game_id}.svg",
+    }
+
+
+def places(ranking: list[list[str]]) -> list[int]:
+    """Each tier's place: a shared place counts its players (1, 1, 3)."""
+    found, place = [], 1
+    for tier in ranking:
+        found.append(place)
+        place += len(tier)
+    return found
+
+
+@bp.get("/g/<game_id>/result.svg")
+def result_image(game_id: str) -> Response:
+    """The final standings as an image to share: game, date, players, scores, winner."""
+    shared = shared_result(game_id, fold_of(game_id))
+    if shared is None:
+        abort(404, "There is no result to share yet: the game is not over, or the host has not revealed its secrets.")
+    return Response(render_template("result.svg", **shared), mimetype="image/svg+xml")
+
+
+bp.add_app_template_global(public_url)  # links for other phones and screens: the host page's QR of the board, og:url
+
+
+@bp.app_template_global()
+def result_preview(game_id: str) -> dict[str, Any] | None:
+    """The link preview of the public result page (Open Graph), the spectator's result."""
+    return shared_result(game_id, fold_of(game_id))

@@ -22,6 +22,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from failover import Formation  # noqa: E402
@@ -30,7 +31,7 @@ from test_live import serve  # noqa: E402
 PHONES = 4
 
 
-def ask(url: str, body: dict[str, object] | None = None, token: str = "", key: str = "") -> tuple[int, dict[str, object]]:
+def ask(url: str, body: dict[str, object] | None = None, token: str = "", key: str = "") -> tuple[int, dict[str, Any]]:
     headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}", "Idempotency-Key": key} if token else {})}
     request = urllib.request.Request(url, data=None if body is None else json.dumps(body).encode(), headers=headers)
     try:
@@ -81,7 +82,7 @@ def one_kill(after_moves: int, then_moves: int) -> tuple[float, int, int, int]:
         resumed = min((at for kept in acknowledged for at, _ in kept if at > killed_at), default=float("inf")) - killed_at
         lost = twice = 0
         for game, kept in zip(games, acknowledged):
-            stored = [str(e["text"]) for e in ask(f"{base}/api/games/{game['id']}/events")[1]["events"]]  # type: ignore[union-attr]
+            stored = [str(e["text"]) for e in ask(f"{base}/api/games/{game['id']}/events")[1]["events"]]
             lost += len({key for _, key in kept} - set(stored))
             twice += len(stored) - len(set(stored))
         return resumed, sum(map(len, acknowledged)), lost, twice

@@ -17,6 +17,18 @@ its time, and the group's page shows them (who, what, when). Only the host switc
 (and on again) "who took longest to move" on the group's statistics: the players' pace is
 a light statistic, not one every table wants told (on by default).
 
+A phone that joined a group is a member, one of its players ("I am Dora"), until it leaves
+or the group's host removes it: the phone keeps a code of its own in the signed session
+cookie, as the host does, and the store the player it stands for (one phone per player).
+When a game is started for the group, a member's phone takes the seat of its player with
+one tap (`Groups.seat_of`), no join code: only that player's phone, and only a seat no phone
+holds. Membership never widens sight: a member seated at no game of the group is that
+game's spectator. The group's host starts the next game in two taps, "Again, same seats"
+or "Again, next dealer": nobody changes chairs, so the seats stay in order and the next
+dealer is the seat to the left of the last game's first (`first`, in Employee of the Month,
+FTW?! and Senators); Karriere Poker names its dealer at each deal, and Ladies & Gentlemen
+seats teams, not a starting player, so they are started again with the same seats only.
+
 A group's file (`table-group/1`, JSON) holds its name, its players (a merged spelling
 with the player it was merged into) and its games, each as its table record and the
 player of each seat: a group exported and imported again is the same group, its records
@@ -35,7 +47,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, validate
 
 from .games import GAMES, find_game, game_names
-from .record import Record, RecordError, flatten_errors, iso8601, name_problem, normal_name, read_record, write_record
+from .record import Header, Record, RecordError, flatten_errors, iso8601, name_problem, normal_name, read_record, write_record
 from .stats import Plays, regroup
 from .store import Store, new_game_id, now
 
@@ -54,6 +66,16 @@ class NotAHouseRule(GroupError):
     CORE = "%(rule)s is a rule of every game: it is always played"
     OTHER_GAME = "%(rule)s is a rule of %(other)s, not of %(game)s"
     UNKNOWN = "%(rule)s is not a rule of %(game)s"
+
+    def __init__(self, template: str, **values: str) -> None:
+        super().__init__(template % values)
+        self.template, self.values = template, values
+
+
+class PhoneTaken(GroupError):
+    """The player has a phone in the group already (`template` % `values`, worded by the pages)."""
+
+    TEMPLATE = "%(name)s has a phone in the group already: the group's host can remove it"
 
     def __init__(self, template: str, **values: str) -> None:
         super().__init__(template % values)
@@ -112,6 +134,9 @@ CREATE TABLE IF NOT EXISTS group_house_rules (grp TEXT NOT NULL REFERENCES group
 CREATE TABLE IF NOT EXISTS group_house_rule_changes (grp TEXT NOT NULL REFERENCES groups (id), game TEXT NOT NULL,
   rule TEXT NOT NULL, off INTEGER NOT NULL, at TEXT NOT NULL{store.db.ROWID});
 CREATE INDEX IF NOT EXISTS idx_group_house_rule_changes_grp ON group_house_rule_changes (grp);
+CREATE TABLE IF NOT EXISTS group_phones (code TEXT PRIMARY KEY, grp TEXT NOT NULL REFERENCES groups (id), player INTEGER NOT NULL,
+  joined_at TEXT NOT NULL);
+CREATE UNIQUE INDEX IF NOT EXISTS idx_group_phones_grp_player ON group_phones (grp, player);
 """)
             if "host" not in store.db.columns("groups"):  # a store from before groups had hosts
                 store.db.execute("ALTER TABLE groups ADD COLUMN host TEXT")
@@ -245,6 +270,50 @@ CREATE INDEX IF NOT EXISTS idx_group_house_rule_changes_grp ON group_house_rule_
             raise GroupError(f"the group has no player {player_id}")
         return Player(int(row[0]), str(row[1]), row[2])
 
+    # --- members' phones ---------------------------------------------------------------
+
+    def sit_down(self, group_id: str, name: str) -> str:
+        """This phone is the group's player of this name (a new name joins the group; a
+        merged spelling is its player) until it leaves or the host removes it; the phone's
+        code. GroupError if that player has a phone in the group already."""
+        code = link_code()
+        with self.store.transaction():
+            player = self._own(group_id, self._player_ids(group_id, [clean_name(name)])[0])
+            player = self._own(group_id, player.merged_into) if player.merged_into else player
+            taken = PhoneTaken(PhoneTaken.TEMPLATE, name=player.name)
+            if self.store.db.execute("SELECT 1 FROM group_phones WHERE grp = ? AND player = ?", [group_id, player.id]).fetchone():
+                raise taken
+            try:
+                self.store.db.execute("INSERT INTO group_phones (code, grp, player, joined_at) VALUES (?, ?, ?, ?)",
+                                      [code, group_id, player.id, now()])
+            except self.store.db.IntegrityError:  # another phone, a moment earlier
+                raise taken from None
+        return code
+
+    def phone_player(self, group_id: str, code: str) -> Player | None:
+        """The player whose phone holds this code in the group (None: it left, or was removed)."""
+        row = self._one("SELECT p.id, p.name, p.merged_into FROM group_phones f JOIN group_players p ON p.id = f.player "
+                        "WHERE f.code = ? AND f.grp = ?", [code, group_id])
+        return None if row is None else Player(int(row[0]), str(row[1]), row[2])
+
+    def phones(self, group_id: str) -> list[Player]:
+        """The players who have a phone in the group, by name."""
+        with self.store.lock:
+            rows = self.store.db.execute("SELECT p.id, p.name, p.merged_into FROM group_phones f JOIN group_players p ON p.id = f.player "
+                                         "WHERE f.grp = ? ORDER BY p.name COLLATE NOCASE", [group_id]).fetchall()
+        return [Player(int(i), str(n), m) for i, n, m in rows]
+
+    def remove_phone(self, group_id: str, player_id: int) -> None:
+        """The player's phone is no member any more (it left, or the group's host removed it)."""
+        with self.store.transaction():
+            self.store.db.execute("DELETE FROM group_phones WHERE grp = ? AND player = ?", [group_id, player_id])
+
+    def seat_of(self, game_id: str, player_id: int) -> int | None:
+        """The seat of the group's game whose player is this one (or a spelling merged into it)."""
+        row = self._one("SELECT s.seat FROM group_seats s JOIN group_players p ON p.id = s.player "
+                        "WHERE s.game = ? AND (p.id = ? OR p.merged_into = ?)", [game_id, player_id, player_id])
+        return None if row is None else int(row[0])
+
     def shows_move_times(self, group_id: str) -> bool:
         """Whether the group's statistics show who took longest to move."""
         row = self._one("SELECT move_times FROM groups WHERE id = ?", [group_id])
@@ -356,6 +425,20 @@ CREATE INDEX IF NOT EXISTS idx_group_house_rule_changes_grp ON group_house_rule_
             for record, names, created in group.games:
                 self.seat(group_id, import_record(record, None, created), names)
         return group_id
+
+
+def has_next_dealer(game: str) -> bool:
+    """Whether "Again, next dealer" means anything for this game: its header names who starts."""
+    return "first" in find_game(game).options().fields
+
+
+def again_options(header: Header, next_dealer: bool) -> dict[str, Any]:
+    """The options of the group's next game of this kind: the same, and with `next_dealer`
+    the seat to the left of the last game's first starts (everyone keeps their chair)."""
+    options = dict(header.options)
+    if next_dealer and has_next_dealer(header.game):
+        options["first"] = (header.loaded_options["first"] + 1) % len(header.seats)
+    return options
 
 
 def house_rule(game: str, rule: str) -> str:

@@ -10,7 +10,9 @@ a member nothing of a game the group's statistics do not show. Decisions:
 - Players who share a tier of a game's ranking tie (they share a rank).
 - Ladies & Gentlemen is played in teams: a team (lady and gentleman) is one unit, placed
   where the better of the two finished (a gentleman who wins with the courtesan wins for
-  his team: they spend one purse); the courtesan is a unit of her own.
+  his team: they spend one purse); the courtesan is a unit of her own. The model sums a
+  team's skills, so it expects a team to beat her: a courtesan who wins (or shares the
+  win) gains more than a team that does, and loses less when she loses.
 - A player seated twice in one game (two spellings merged later) counts once, at the
   better place; a game left with fewer than two units rates nobody.
 - The rating shown is OpenSkill's ordinal, mu - 3 sigma: it starts at 0 and rises as a

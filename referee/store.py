@@ -452,6 +452,12 @@ CREATE TABLE IF NOT EXISTS move_codes (hash TEXT PRIMARY KEY, game TEXT NOT NULL
             self.db.execute("INSERT INTO seat_changes (game, seq, seat, kind) VALUES (?, ?, ?, 'host-plays')", [game_id, row[0], seat])
         return seat
 
+    def seat_change_count(self, game_id: str) -> int:
+        """How many times who plays which seat has changed: a waiting phone that saw fewer is
+        answered at once (its reader may have changed)."""
+        with self.lock:
+            return int(self.db.execute("SELECT COUNT(*) FROM seat_changes WHERE game = ?", [game_id]).fetchone()[0])
+
     def seat_changes(self, game_id: str) -> list[dict[str, Any]]:
         """Who plays which seat changed here (public): the host started to play a seat
         (`host-plays`), or handed a seat on to a new phone (`handed-on`), after event `seq`."""

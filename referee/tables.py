@@ -366,10 +366,11 @@ class Tables:
                 news.notify_all()
 
     def wait(self, game_id: str, after: int, timeout: float, gone: Callable[[], bool] | None = None,
-             revealed: bool = True) -> bool:
+             revealed: bool = True, seats: int | None = None) -> bool:
         """Block until the game has an event after `after` or `timeout` passes, or the phone
         has left (`gone()`: the server peeks at the phone's connection, `web.server`), or,
-        for a phone that has not seen the reveal (`revealed` False), the host reveals. A move
+        for a phone that has not seen the reveal (`revealed` False), the host reveals, or, for a
+        phone that saw `seats` seat changes, a seat is handed on or the host starts to play. A move
         of this process wakes it at once, one of another process too where the database
         tells (PostgreSQL's NOTIFY, `Database.listen`); the head is read again every half
         second whatever happens. False when too many phones wait already: the caller answers now
@@ -382,7 +383,8 @@ class Tables:
             self._waiting[game_id] = self._waiting.get(game_id, 0) + 1
             deadline = time.monotonic() + timeout
             try:
-                while self.store.last_seq(game_id) <= after and (revealed or self.store.revealed(game_id) is None):
+                while (self.store.last_seq(game_id) <= after and (revealed or self.store.revealed(game_id) is None)
+                       and (seats is None or self.store.seat_change_count(game_id) == seats)):
                     left = deadline - time.monotonic()
                     if left <= 0 or (gone is not None and gone()):
                         break

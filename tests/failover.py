@@ -14,6 +14,7 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from postgres import _exists, binaries
@@ -84,9 +85,9 @@ class Formation:
                                                    start_new_session=True)
 
     @staticmethod
-    def _until(done: object, within: float, what: str) -> None:
+    def _until(done: Callable[[], bool], within: float, what: str) -> None:
         deadline = time.monotonic() + within
-        while not done():  # type: ignore[operator]
+        while not done():
             if time.monotonic() > deadline:
                 raise TimeoutError(f"pg_auto_failover: no {what} within {within:.0f} s")
             time.sleep(0.5)

@@ -26,13 +26,14 @@ def test_a_senators_game_with_a_tie_on_senators_is_a_play_with_ranks_and_one_win
     # senators-4-players-flags: Anna 11 senators (5 money), Dora 11 (1), Cem 10, Ben 5. Seat 0 starts.
     record = read_record((EVENTS_DIR / "senators-4-players-flags.jsonl").read_text(encoding="utf-8"))
     header = record.header.__class__(record.header.game, record.header.seats, record.header.options, record.header.title, "2026-11-20T19:30:00+01:00")
-    timed = [{**e, "at": "2026-11-20T21:05:00+01:00"} if e["seq"] == len(record.events) else e for e in record.events]
+    times = {1: "2026-11-20T19:30:00+01:00", len(record.events): "2026-11-20T21:05:00+01:00"}
+    timed = [{**e, "at": times[e["seq"]]} if e["seq"] in times else e for e in record.events]
     code, output = exported(tmp_path, "senators-4-players-flags", "friday-senate", write_record(header, timed))
     assert code == 0, output
     play = json.loads(output)
     assert play["sourceName"] == "Table Referee" and play["sourcePlayId"] == "friday-senate"
     assert play["playDate"] == "2026-11-20 19:30:00"  # the header's started_at, as the table's clock said it
-    assert play["durationMin"] == 95  # 19:30 to the last event at 21:05
+    assert play["durationMin"] == 95  # the playing time: the first event at 19:30 to the last at 21:05, no break
     assert play["game"] == {"name": "Senators", "highestWins": True, "noPoints": False, "sourceGameId": "senators"}
     assert "the 4th war was drawn" in play["comments"]
     by_name = {p["name"]: p for p in play["players"]}

@@ -11,6 +11,7 @@ when they ask two server processes at the same moment.
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -178,3 +179,31 @@ def test_an_older_store_where_two_phones_held_one_seat_keeps_the_first(tmp_path:
     Store(path).close()
     assert query(path, "SELECT hash FROM tokens") == [("a",)]
     assert query(path, "SELECT value FROM meta WHERE key = 'schema'") == [("6",)]
+
+
+def test_a_phone_whose_seat_the_host_hands_on_is_told_at_once_not_at_its_next_poll(app: Flask) -> None:
+    """Anna's phone waits for news; the host frees her seat (the phone is lost): the wait ends
+    within a second and the answer is a spectator's, without Anna's hand."""
+    app.config["LONG_POLL_SECONDS"] = 20
+    table = Table(app.test_client(), FTW, claim=())
+    phone = app.test_client()
+    phone.post(f"/g/{table.id}/seats/0", data={"code": table.code})
+    table.log({"type": "hand", "seat": 0, "cards": ANNA}, phone.get_cookie("referee_token", path=f"/g/{table.id}").value)  # type: ignore[union-attr]
+    page = phone.get(f"/g/{table.id}").get_data(as_text=True)
+    poll = page.split('hx-get="')[1].split('"')[0].replace("&amp;", "&")
+    assert "seats=0" in poll
+    answers: list[tuple[float, str]] = []
+
+    def wait() -> None:
+        started = time.monotonic()
+        text = phone.get(poll).get_data(as_text=True)
+        answers.append((time.monotonic() - started, text))
+
+    waiting = threading.Thread(target=wait)
+    waiting.start()
+    time.sleep(0.3)
+    assert table.client.post(f"/api/games/{table.id}/seats/0", json={}, headers=bearer(table.host)).status_code == 201  # handed on
+    waiting.join(timeout=10)
+    (took, text), = answers
+    assert took < 2, took  # the half-second head check sees the hand-over, not the 20 s timeout
+    assert "Move this seat to another phone" not in text and "seats=1" in text

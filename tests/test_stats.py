@@ -121,18 +121,21 @@ def timed(name: str, start: str, times: dict[int, str]) -> Any:
 
 
 def test_durations_and_evenings(tables: Tables) -> None:
-    ftw = timed("ftw-3-players", "2026-11-20T19:00:00+01:00", {len(sample("ftw-3-players").events): "2026-11-20T19:40:00+01:00"})
+    last = len(sample("ftw-3-players").events)
+    ftw = timed("ftw-3-players", "2026-11-20T19:00:00+01:00", {1: "2026-11-20T19:00:00+01:00", last: "2026-11-20T19:40:00+01:00"})
     eotm_record = sample("employee-of-the-month-3-players")
     eotm = timed("employee-of-the-month-3-players", "2026-11-20T20:00:00+01:00",
                  {1: "2026-11-20T20:02:00+01:00", len(eotm_record.events): "2026-11-20T21:10:00+01:00"})
-    later = timed("ftw-3-players", "2026-11-27T19:30:00+01:00", {len(sample("ftw-3-players").events): "2026-11-27T20:15:00+01:00"})
+    later = timed("ftw-3-players", "2026-11-27T19:30:00+01:00", {1: "2026-11-27T19:30:00+01:00", last: "2026-11-27T20:15:00+01:00"})
     for record in (ftw, eotm, later):
         tables.import_record(record)
     plays = tables.plays.plays()
-    assert [p.minutes for p in plays] == [40, 70, 45]  # 19:00-19:40, 20:00-21:10, 19:30-20:15
+    # The playing time runs from the first event's time (not the header's started_at) to the last's:
+    # 19:00-19:40, 20:02-21:10, 19:30-20:15.
+    assert [p.minutes for p in plays] == [40, 68, 45]
     nights = tables.plays.summary()["evenings"]
-    # 20:00 follows 19:40 within 4 hours: one evening of 40 + 70 = 110 minutes; a week later another.
-    assert [(n["date"], n["minutes"], len(n["games"])) for n in nights] == [("2026-11-27", 45, 1), ("2026-11-20", 110, 2)]
+    # 20:00 follows 19:40 within 4 hours: one evening of 40 + 68 = 108 minutes; a week later another.
+    assert [(n["date"], n["minutes"], len(n["games"])) for n in nights] == [("2026-11-27", 45, 1), ("2026-11-20", 108, 2)]
     assert nights[1]["games"][0]["winners"] == ["Anna", "Cem"]
 
 

@@ -403,7 +403,7 @@ def live(game_id: str) -> str:
     after = seq_arg("after") or 0
     # A phone whose page awaits the host's reveal is answered at the reveal too.
     waited = referee().tables.wait(game_id, after, current_app.config["LONG_POLL_SECONDS"], request.environ.get(CLIENT_GONE),
-                                   revealed=request.args.get("awaiting") != "reveal")
+                                   revealed=request.args.get("awaiting") != "reveal", seats=request.args.get("seats", type=int))
     fold = fold_of(game_id)
     context = {**table_context(game_id, fold, page_caller(game_id)), "live": True}
     if not waited:  # too many phones wait already: this one asks again later

@@ -196,9 +196,9 @@ def test_a_group_evening_on_phones(server: str, browser: Browser, language: str)
 
 HOUSE_WORDS = {
     "en": {"changed": "Changed by the group's host", "off": "turned off:", "only host": "Only the group's host changes them",
-           "named": "The group's house rules: this game is played without", "sentence": "not this seat's turn"},
+           "named": "The group's house rules for this game:", "sentence": "A player may play out of turn"},
     "de": {"changed": "Vom Gastgeber der Gruppe geändert", "off": "ausgeschaltet:", "only host": "Nur der Gastgeber der Gruppe ändert sie",
-           "named": "Die Hausregeln der Gruppe: Dieses Spiel wird gespielt ohne", "sentence": "dieser Platz ist nicht am Zug"},
+           "named": "Die Hausregeln der Gruppe für dieses Spiel:", "sentence": "Man darf außer der Reihe spielen"},
 }
 
 

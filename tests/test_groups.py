@@ -359,9 +359,9 @@ def test_the_new_game_form_names_the_house_rules_the_game_will_carry(client: Fla
     group_id = new_group(client)
     client.post(f"/groups/{group_id}/house-rules", data={"game": "ftw", "off": ["ftw.turn"]})
     form = client.get(f"/new?game=ftw&group={group_id}").get_data(as_text=True)
-    assert "The group's house rules: this game is played without" in form
-    assert "not this seat&#39;s turn, or an action during the reveal phase" in form and 'name="house_rules" value="ftw.turn"' in form
-    assert "this game is played without" not in client.get(f"/new?game=senators&group={group_id}").get_data(as_text=True)
+    assert "The group's house rules for this game:" in form
+    assert "A player may play out of turn, also while hands are revealed" in form and 'name="house_rules" value="ftw.turn"' in form
+    assert "house rules for this game" not in client.get(f"/new?game=senators&group={group_id}").get_data(as_text=True)
     groups.set_house_rules(group_id, "ftw", ["ftw.turn", "ftw.card.range"])  # the host, on another phone
     stale = client.post("/new", data={"game": "ftw", "group": group_id, "seats": "Anna\nBen\nCem", "house_rules": "ftw.turn"})
     page = stale.get_data(as_text=True)
@@ -369,3 +369,122 @@ def test_the_new_game_form_names_the_house_rules_the_game_will_carry(client: Fla
     assert groups.games(group_id) == []
     game_id = start(client, group_id, "ftw", ["Anna", "Ben", "Cem"])
     assert app.extensions["referee"].tables.store.header(game_id).house_rules == ("ftw.turn", "ftw.card.range")
+
+
+# --- a group's evening: members sit down in one tap, the host starts the next game ------------
+
+
+def member(app: Flask, group_id: str, name: str | None) -> FlaskClient:
+    """A phone that opens the group's link and says whose it is ("I am Dora"; None: says nothing)."""
+    phone = app.test_client()
+    assert phone.get(f"/groups/join/{app.extensions['referee'].groups.group(group_id)['code']}").status_code == 302
+    if name is not None:
+        assert phone.post(f"/groups/{group_id}/me", data={"name": name}).status_code == 302
+    return phone
+
+
+def seat_buttons(phone: FlaskClient, path: str) -> list[str]:
+    """The one-tap seats a page offers this phone: (the game, whose seat)."""
+    page = phone.get(path).get_data(as_text=True)
+    return re.findall(r'action="/g/(\w+)/sit".*?Take ([^<]+?)(?:&#39;|\')s seat', page, re.S)
+
+
+def test_a_member_takes_her_own_seat_in_one_tap_and_nobody_elses(client: FlaskClient, app: Flask) -> None:
+    # The host starts Employee of the Month for Anna, Ben, Cem and Dora. Dora's phone joined
+    # the group and said it is Dora's: the group page and her home page offer her seat, one
+    # tap, no code. Eva's phone (a member not in this game) and a phone that said nothing
+    # are offered nothing and may not take a seat this way; a second "Dora" is refused.
+    group_id = new_group(client)
+    game_id = start(client, group_id, "employee-of-the-month", ["Anna", "Ben", "Cem", "Dora"])
+    dora, eva, quiet = member(app, group_id, "Dora"), member(app, group_id, "Eva"), member(app, group_id, None)
+    assert "Eva" in [p.name for p in app.extensions["referee"].groups.active(group_id)]  # a new name joins the group
+    assert seat_buttons(dora, f"/groups/{group_id}") == [(game_id, "Dora")] == seat_buttons(dora, "/")
+    assert "Next game: Employee of the Month — take your seat" in dora.get(f"/groups/{group_id}").get_data(as_text=True)
+    assert seat_buttons(eva, f"/groups/{group_id}") == [] and seat_buttons(quiet, f"/groups/{group_id}") == []
+    assert "I am Dora" not in quiet.get(f"/groups/{group_id}").get_data(as_text=True)  # Dora has her phone
+    again = quiet.post(f"/groups/{group_id}/me", data={"name": "Dora"})
+    assert again.status_code == 409 and "Dora has a phone in the group already" in again.get_data(as_text=True)
+    assert eva.post(f"/g/{game_id}/sit").status_code == 403 and quiet.post(f"/g/{game_id}/sit").status_code == 403
+    assert app.test_client().post(f"/g/{game_id}/sit").status_code == 404  # outside the group: nothing of it
+    assert "You are watching" in dora.get(f"/g/{game_id}").get_data(as_text=True)
+    assert seat_buttons(dora, f"/g/{game_id}") == [(game_id, "Dora")]  # watching her own game: her seat is one tap there too
+    taken = dora.post(f"/g/{game_id}/sit")
+    assert taken.status_code == 302 and taken.location == f"/g/{game_id}"
+    assert "You are <strong>Dora</strong>" in dora.get(f"/g/{game_id}").get_data(as_text=True)
+    assert seat_buttons(dora, f"/groups/{group_id}") == [] and seat_buttons(dora, "/") == []  # taken: offered no more
+    assert app.extensions["referee"].access.claimed_seats(game_id) == {3}
+
+
+def test_a_seat_taken_by_code_is_not_offered_and_a_second_tap_changes_nothing(client: FlaskClient, app: Flask) -> None:
+    group_id = new_group(client)
+    game_id = start(client, group_id, "ftw", ["Anna", "Ben", "Cem"])
+    ben = member(app, group_id, "Ben")
+    code = app.extensions["referee"].access.join_code(game_id)
+    assert app.test_client().post(f"/g/{game_id}/seats/1", data={"code": code}).status_code == 302  # someone typed the code first
+    assert seat_buttons(ben, f"/groups/{group_id}") == []
+    refused = ben.post(f"/g/{game_id}/sit", follow_redirects=True).get_data(as_text=True)
+    assert "That seat is taken; the host can hand it to this phone." in refused and "You are watching" in refused
+
+
+def test_the_groups_host_removes_a_phone_and_a_member_leaves(client: FlaskClient, app: Flask) -> None:
+    group_id = new_group(client)
+    game_id = start(client, group_id, "ftw", ["Anna", "Ben", "Cem"])
+    ben, cem = member(app, group_id, "Ben"), member(app, group_id, "Cem")
+    assert "Remove Ben&#39;s phone" not in ben.get(f"/groups/{group_id}").get_data(as_text=True)  # only the host removes
+    players = {p.name: p.id for p in app.extensions["referee"].groups.phones(group_id)}
+    assert ben.post(f"/groups/{group_id}/phones/{players['Cem']}/remove").status_code == 403
+    assert client.post(f"/groups/{group_id}/phones/9999/remove").status_code == 404
+    removed = client.post(f"/groups/{group_id}/phones/{players['Ben']}/remove", follow_redirects=True).get_data(as_text=True)
+    assert "Ben&#39;s phone is no member of the group any more." in removed
+    assert ben.get(f"/groups/{group_id}").status_code == 404 and ben.post(f"/g/{game_id}/sit").status_code == 404
+    assert "Donnerstagsrunde" not in ben.get("/").get_data(as_text=True)
+    # Opened again, the link makes the phone a member, no player: it says whose it is anew.
+    assert ben.get(f"/groups/join/{app.extensions['referee'].groups.group(group_id)['code']}").status_code == 302
+    assert "I am Ben" in ben.get(f"/groups/{group_id}").get_data(as_text=True) and seat_buttons(ben, "/") == []
+    left = cem.post(f"/groups/{group_id}/leave", follow_redirects=True).get_data(as_text=True)
+    assert "This phone left Donnerstagsrunde." in left and cem.get(f"/groups/{group_id}").status_code == 404
+    assert [p.name for p in app.extensions["referee"].groups.phones(group_id)] == []
+    assert member(app, group_id, "Cem").post(f"/g/{game_id}/sit").status_code == 302  # Cem's new phone is Cem's now
+
+
+def test_again_same_seats_or_next_dealer_follows_on_every_members_phone(client: FlaskClient, app: Flask) -> None:
+    # Anna's phone made the group and plays Anna; the FTW?! game is over. "Again, next
+    # dealer" starts the next game at once, Ben left of last game's first starts, every chair
+    # the same; Ben's phone is offered it on its finished table. "Again, same seats" keeps the first.
+    groups: Groups = app.extensions["referee"].groups
+    tables: Tables = app.extensions["referee"].tables
+    group_id = new_group(client)
+    assert client.post(f"/groups/{group_id}/me", data={"name": "Anna"}).status_code == 302
+    answer = client.post("/new", data={"game": "ftw", "group": group_id, "seats": "Anna\nBen\nCem", "plays": "Anna", "title": "Sonntag"})
+    first = answer.location.split("/")[2]
+    ben = member(app, group_id, "Ben")
+    assert ben.post(f"/g/{first}/sit").status_code == 302
+    assert "Again, same seats" not in client.get(f"/g/{first}").get_data(as_text=True)  # not over yet
+    play_sample(app, first, "ftw-3-players")
+    table = client.get(f"/g/{first}").get_data(as_text=True)
+    assert "Again, same seats" in table and "Again, next dealer" in table
+    assert "Again, same seats" not in ben.get(f"/g/{first}").get_data(as_text=True)  # Ben hosts neither
+    assert "Again, same seats" in client.get(f"/groups/{group_id}").get_data(as_text=True)
+    assert ben.post(f"/g/{first}/again", data={"seats": "next"}).status_code == 403
+    assert client.post(f"/g/{first}/again", data={"seats": "sideways"}).status_code == 400
+    client.post(f"/groups/{group_id}/house-rules", data={"game": "ftw", "off": ["ftw.turn"]})
+    started = client.post(f"/g/{first}/again", data={"seats": "next"})
+    second = started.location.split("/")[2]
+    header = tables.store.header(second)
+    assert (header.seats, header.loaded_options["first"], header.title, header.house_rules) == (("Anna", "Ben", "Cem"), 1, "Sonntag", ("ftw.turn",))
+    assert groups.games(group_id)[0] == second and tables.store.host_seat(second) == 0  # Anna's phone plays Anna again
+    assert seat_buttons(ben, f"/g/{first}") == [(second, "Ben")]  # on Ben's finished table: the next game, his seat
+    assert "Next game: Sonntag — take your seat" in ben.get(f"/groups/{group_id}/open-seats").get_data(as_text=True)
+    third = client.post(f"/g/{second}/again", data={"seats": "same"}).location.split("/")[2]
+    assert tables.store.header(third).loaded_options["first"] == 1
+    assert seat_buttons(ben, "/") == [(third, "Ben"), (second, "Ben")]  # newest first
+
+
+def test_games_without_a_starting_player_in_their_header_start_again_with_the_same_seats_only(client: FlaskClient, app: Flask) -> None:
+    group_id = new_group(client)
+    game_id = start(client, group_id, "karriere-poker", ["Anna", "Ben", "Cem", "Dora"])
+    play_sample(app, game_id, "karriere-poker-4-players")
+    page = client.get(f"/groups/{group_id}").get_data(as_text=True)
+    assert "Again, same seats" in page and "Again, next dealer" not in page
+    again = client.post(f"/g/{game_id}/again", data={"seats": "next"}).location.split("/")[2]
+    assert app.extensions["referee"].tables.store.header(again).seats == ("Anna", "Ben", "Cem", "Dora")

@@ -87,19 +87,28 @@ def referee() -> Referee:
 CLIENT_GONE = "referee.client_gone"  # in a request's environ: whether its phone has left (web.server)
 GROUP_LINKS = "group_links"  # in the signed session cookie: the codes of the group links this browser opened
 GROUP_LINKS_KEPT = 20
+GROUP_PHONES = "group_phones"  # in the signed session cookie: {group id: the code of this phone as the group's member}
 
 
 def join_group(code: str) -> None:
     """This browser belongs to the group of this link, until the link is renewed."""
     session[GROUP_LINKS] = [code, *[known for known in session.get(GROUP_LINKS, []) if known != code]][:GROUP_LINKS_KEPT]
+    group_id = referee().groups.for_code(code)
+    if group_id in session.get(GROUP_PHONES, {}) and referee().groups.phone_player(group_id, session[GROUP_PHONES][group_id]) is None:
+        session[GROUP_PHONES] = {g: c for g, c in session[GROUP_PHONES].items() if g != group_id}  # removed, and back by the link
 
 
 def in_group(group_id: str | None) -> dict[str, Any] | None:
     """The group, if this browser opened its current link. The session is read first, whether
     or not the group exists, so a missing group and another's answer alike (`Vary: Cookie`)."""
     links = session.get(GROUP_LINKS, [])
+    phone = session.get(GROUP_PHONES, {}).get(group_id)
     group = referee().groups.group(group_id) if group_id else None
-    return group if group is not None and group["code"] in links else None
+    if group is None or group["code"] not in links:
+        return None
+    if phone is not None and referee().groups.phone_player(group["id"], phone) is None:
+        return None  # the group's host removed this phone: out until it opens the link again
+    return group
 
 
 def member_group(group_id: str | None) -> dict[str, Any]:
@@ -185,6 +194,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     pages.init_app(app)
     app.register_blueprint(group_pages.bp)
+    app.register_blueprint(group_pages.tables_bp)
     app.register_blueprint(board_pages.bp)
     app.register_error_handler(Unavailable, unavailable)
     app.after_request(security_headers)

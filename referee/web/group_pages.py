@@ -5,7 +5,11 @@ it): the link's code is then kept in the signed session cookie, and counts until
 renews the link. Everyone else is told there is no such group: nothing of a group is shown
 outside it, not even that it exists. The browser that made the group (or imported it), and
 any that opens its host link, is its host (`groups.py`), kept by the host link's code in the
-session cookie as well: only the host changes the house rules.
+session cookie as well: only the host changes the house rules. A member's phone is one of
+the group's players once it says which ("I am Dora"), kept by a code of its own in the
+session cookie (`GROUP_PHONES`): it takes that player's seat at the group's games in one
+tap (`sit`), and the group's host may remove it. The group's host, or a game's host,
+starts the group's next game as the last one ("Again").
 """
 
 from __future__ import annotations
@@ -18,16 +22,22 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 from flask_babel import format_decimal, gettext
 from werkzeug.wrappers import Response as BaseResponse
 
+from ..access import SeatTaken
 from ..games import GAMES
-from ..groups import GroupError, NotAHouseRule
+from ..groups import GroupError, NotAHouseRule, Player, PhoneTaken, again_options, has_next_dealer
 from ..ratings import GroupRatings, group_ratings
 from ..record import RecordError, load_json
 from ..stats import plays_csv
-from . import join_group, member_group, referee
-from .pages import line_chart, public_url, qr_svg
+from ..record import FORMAT, parse_header
+from ..store import now
+from . import GROUP_LINKS, GROUP_PHONES, in_group, join_group, member_group, referee
+from .pages import MY_GAMES, fold_of, line_chart, page_caller, public_url, qr_svg, with_token
 from .words import day
 
 bp = Blueprint("groups", __name__, url_prefix="/groups")
+tables_bp = Blueprint("group_tables", __name__)  # a group's games, under /g/<game_id>/ where their token cookie is sent
+bp.add_app_template_global(has_next_dealer)
+bp.add_app_template_global(in_group)
 CHART_POINTS = 20  # evenings (or games) in a chart: it stays readable on a phone
 CHART_PLAYERS = 6
 GAMES_A_PAGE = 10  # on the group's page, finished or not, newest first
@@ -108,10 +118,146 @@ def group(group_id: str) -> str:
     shown = groups.games(group_id, latest=GAMES_A_PAGE + 1, skip=(page - 1) * GAMES_A_PAGE)  # one more: is there an older page?
     games = referee().tables.store.games(shown[:GAMES_A_PAGE]) if shown else []
     link = public_url("groups.join_link", code=found["code"])
+    again = games[0] if page == 1 and games and referee().tables.fold(games[0]["id"]).outcome is not None else None  # the last game is over
     return render_template("group.html", group=found, players=groups.players(group_id), games=games, link=link, qr=qr_svg(link),
+                           me=my_player(group_id), phones=groups.phones(group_id), seats=open_seats(group_id), again=again,
                            page=page, older=len(shown) > GAMES_A_PAGE, house_rules={game: groups.house_rules(group_id, game) for game in GAMES},
                            hosting=hosts(group_id), changes=groups.house_rule_changes(group_id, CHANGES_SHOWN),
                            saved=request.args.get("saved") if request.args.get("saved") in GAMES else None)
+
+
+# --- a member's phone: its player, its seats in one tap, the next game --------------------
+
+
+def my_player(group_id: str) -> Player | None:
+    """The group's player this phone is (None: it has not said, it left, or was removed)."""
+    code = session.get(GROUP_PHONES, {}).get(group_id)
+    return None if code is None else referee().groups.phone_player(group_id, code)
+
+
+@bp.app_template_global()
+def open_seats(group_id: str | None) -> list[tuple[str, Any, int]] | None:
+    """The group's games not over whose seat of this phone's player no phone holds (game,
+    header, seat), newest first; None where this phone is no player of the group. A game
+    this phone is at already (a seat or its host) is not offered."""
+    player = my_player(group_id) if group_id and in_group(group_id) else None
+    if player is None:
+        return None
+    groups, tables, here = referee().groups, referee().tables, set(session.get(MY_GAMES, []))
+    found = []
+    for game_id in groups.games(group_id, latest=GAMES_A_PAGE):  # type: ignore[arg-type]
+        seat = groups.seat_of(game_id, player.id)
+        if seat is None or game_id in here or seat in referee().access.claimed_seats(game_id):
+            continue
+        fold = tables.fold(game_id)
+        if fold.outcome is None:
+            found.append((game_id, fold.header, seat))
+    return found
+
+
+@bp.app_template_global()
+def group_of_game(game_id: str) -> str | None:
+    return referee().groups.group_of(game_id)
+
+
+@bp.get("/<group_id>/open-seats")
+def open_seats_now(group_id: str) -> str:
+    """The member's seats to take, asked again every few seconds by its phone: a game the
+    host starts appears at once on the group page, the home page and a finished table."""
+    member_group(group_id)
+    return render_template("_group_seats.html", group_id=group_id, seats=open_seats(group_id) or [])
+
+
+@bp.post("/<group_id>/me")
+def sit_down(group_id: str) -> BaseResponse:
+    """This phone is one of the group's players ("I am Dora"; a new name joins the group)."""
+    member_group(group_id)
+    if my_player(group_id) is not None:
+        abort(409, gettext("This phone is a player of the group already."))
+    try:
+        code = referee().groups.sit_down(group_id, request.form.get("name", ""))
+    except PhoneTaken as error:
+        abort(409, gettext(error.template, **error.values))
+    except GroupError as error:
+        abort(400, str(error))
+    session[GROUP_PHONES] = {**session.get(GROUP_PHONES, {}), group_id: code}
+    return redirect(url_for("groups.group", group_id=group_id))
+
+
+@bp.post("/<group_id>/leave")
+def leave(group_id: str) -> BaseResponse:
+    """This phone leaves the group: no player of it, and nothing of it shown, until it opens
+    the group's link again."""
+    found = member_group(group_id)
+    player = my_player(group_id)
+    if player is not None:
+        referee().groups.remove_phone(group_id, player.id)
+    session[GROUP_PHONES] = {g: c for g, c in session.get(GROUP_PHONES, {}).items() if g != group_id}
+    session[GROUP_LINKS] = [code for code in session.get(GROUP_LINKS, []) if code != found["code"]]
+    flash(gettext("This phone left %(group)s.", group=found["name"]), "info")
+    return redirect(url_for("pages.home"))
+
+
+@bp.post("/<group_id>/phones/<int:player_id>/remove")
+def remove_phone(group_id: str, player_id: int) -> BaseResponse:
+    """The group's host removes a player's phone (lost, or not that player's): it is out of
+    the group until it opens the group's link again."""
+    member_group(group_id)
+    if not hosts(group_id):
+        abort(403, gettext("Only the group's host removes a member's phone."))
+    player = next((p for p in referee().groups.phones(group_id) if p.id == player_id), None)
+    if player is None:
+        abort(404, "The group has no phone of this player.")
+    referee().groups.remove_phone(group_id, player_id)
+    flash(gettext("%(name)s's phone is no member of the group any more.", name=player.name), "info")
+    return redirect(url_for("groups.group", group_id=group_id) + "#phones")
+
+
+@tables_bp.post("/g/<game_id>/sit")
+def sit(game_id: str) -> BaseResponse:
+    """A member's phone takes its player's seat at the group's game in one tap, no join
+    code: only the phone of that seat's player, only a seat no phone holds."""
+    fold_of(game_id)
+    group_id = referee().groups.group_of(game_id)
+    member_group(group_id)
+    player = my_player(group_id)  # type: ignore[arg-type]
+    seat = None if player is None else referee().groups.seat_of(game_id, player.id)
+    if seat is None:
+        abort(403, gettext("Only the phone of a player seated at this game takes a seat here; others join with the code."))
+    if page_caller(game_id).role != "spectator":  # at this table already
+        return redirect(url_for("pages.table", game_id=game_id))
+    try:
+        token = referee().access.claim_seat(game_id, seat)
+    except SeatTaken:
+        flash(gettext("That seat is taken; the host can hand it to this phone."), "error")
+        return redirect(url_for("pages.table", game_id=game_id))
+    return with_token(redirect(url_for("pages.table", game_id=game_id)), game_id, token)
+
+
+@tables_bp.post("/g/<game_id>/again")
+def again(game_id: str) -> BaseResponse:
+    """The group's next game as this one (`seats=same`), or with the next dealer
+    (`seats=next`): the game's host or the group's host, in two taps. This phone plays the
+    seat of its player, else the seat it played at this game, else none."""
+    fold = fold_of(game_id)
+    group_id = referee().groups.group_of(game_id)
+    member_group(group_id)
+    caller = page_caller(game_id)
+    if not caller.is_host and not hosts(group_id):  # type: ignore[arg-type]
+        abort(403, gettext("Only the game's host or the group's host starts the group's next game."))
+    if request.form.get("seats") not in ("same", "next"):
+        abort(400, "seats: must be same (the same seats) or next (the next dealer).")
+    old = fold.header
+    off = referee().groups.house_rules(group_id, old.game)  # type: ignore[arg-type]
+    header = parse_header({"format": FORMAT, "game": old.game, "seats": list(old.seats), "options": again_options(old, request.form["seats"] == "next"),
+                           "started_at": now(), **({"title": old.title} if old.title else {}), **({"house_rules": {"off": off}} if off else {})}, None)
+    player = my_player(group_id)  # type: ignore[arg-type]
+    mine = None if player is None else referee().groups.seat_of(game_id, player.id)
+    host_seat = mine if mine is not None else caller.seat if caller.is_host else None
+    new_id = referee().tables.create(header, host_seat=host_seat)
+    referee().groups.seat(group_id, new_id, list(old.seats))  # type: ignore[arg-type]
+    _, host_token = referee().access.open_table(new_id)
+    return with_token(redirect(url_for("seats.host", game_id=new_id)), new_id, host_token)
 
 
 @bp.post("/<group_id>/house-rules")

@@ -293,6 +293,29 @@
     }, pause);
     pause = Math.min(pause * 2, 15000);
   }
+  // While its database is away the server answers 503 and names when to ask again
+  // (Retry-After, seconds): the phone asks then, not after its own growing pause, and with a
+  // quick question (HEAD of this page; the long-poll would wait for news before it answers),
+  // so that within moments of the database's return it is live again and sends its outbox.
+  function retryAfter(answer) {
+    var seconds = Number(answer.getResponseHeader ? answer.getResponseHeader("Retry-After") : answer.headers.get("Retry-After"));
+    return seconds > 0 ? seconds * 1000 : 0;
+  }
+  function retry(answer) {
+    var wait = answer ? retryAfter(answer) : 0;
+    if (!wait) { retryLater(); return; }
+    reconnecting();
+    clearTimeout(again);
+    again = setTimeout(function () {
+      fetch(location.href, { method: "HEAD", credentials: "same-origin", cache: "no-store" }).then(function (answer) {
+        if (!answer.ok) throw answer;
+        live();
+        var table = document.getElementById("table");
+        if (table && window.htmx) window.htmx.trigger(table, "retry");
+        flush();
+      }).catch(function (answer) { retry(answer instanceof Response ? answer : null); });
+    }, wait);
+  }
   function live() {
     lastUpdate = Date.now();
     pause = 1000;
@@ -304,7 +327,7 @@
   }
   ["htmx:sendError", "htmx:responseError", "htmx:timeout"].forEach(function (name) {
     document.addEventListener(name, function (event) {
-      if (event.detail && event.detail.elt && event.detail.elt.id === "table") retryLater();
+      if (event.detail && event.detail.elt && event.detail.elt.id === "table") retry(event.detail.xhr);
     });
   });
   document.addEventListener("htmx:afterSwap", function (event) {
@@ -445,12 +468,12 @@
   function keepMove(event) {
     var away = event.type === "htmx:responseError";
     if (away && (event.detail.xhr.status !== 503 || !event.detail.requestConfig || event.detail.requestConfig.verb === "get")) return;
-    if (flushing) { flushing = null; retryLater(); sayAway(away); return; }  // still cut off: try again later
+    if (flushing) { flushing = null; retry(event.detail.xhr); sayAway(away); return; }  // still cut off: try again later
     if (posting && event.detail.elt && event.detail.elt.closest && event.detail.elt.closest("#table")) {
       posting.fields = Object.assign({}, sent);  // what the player entered, to put back if it is refused
       outbox(outbox().concat([posting]));
       posting = null;
-      retryLater();
+      retry(event.detail.xhr);  // after Retry-After when the server names it
       sayAway(away);
     }
   }
@@ -474,7 +497,11 @@
       if (!flushing) return;
       sent = Object.assign({}, flushing.fields);  // put back if it is refused
       window.htmx.ajax("POST", flushing.path, { target: "#table", swap: "outerHTML", values: values(flushing.pairs) });
-    }).catch(function (answer) { asking = false; retryLater(); sayAway(answer instanceof Response && answer.status === 503); });
+    }).catch(function (answer) {
+      asking = false;
+      retry(answer instanceof Response ? answer : null);
+      sayAway(answer instanceof Response && answer.status === 503);
+    });
   }
   document.addEventListener("htmx:afterSwap", function (event) {
     var target = event.detail && event.detail.target;

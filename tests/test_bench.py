@@ -55,6 +55,12 @@ def test_the_hostile_clients_benchmark_runs() -> None:
         assert line in done.stdout, done.stdout
 
 
+def test_the_clash_timing_benchmark_runs() -> None:
+    done = bench("bench_clash_timing.py", "--pairs", "6")
+    for answer in ("API append", "API void", "page log", "page void"):
+        assert f"{answer} " in done.stdout and "B slower in" in done.stdout, done.stdout
+
+
 QUICK_RUNS = {
     "bench_stats.py": test_the_statistics_benchmark_runs,
     "bench_store.py": test_the_store_benchmark_runs_on_both_backends,
@@ -62,4 +68,5 @@ QUICK_RUNS = {
     "bench_server.py": test_the_server_benchmark_runs,
     "bench_hostile.py": test_the_hostile_clients_benchmark_runs,
     "bench_failover.py": test_the_failover_benchmark_runs,
+    "bench_clash_timing.py": test_the_clash_timing_benchmark_runs,
 }

@@ -386,7 +386,7 @@ def member(app: Flask, group_id: str, name: str | None) -> FlaskClient:
 def seat_buttons(phone: FlaskClient, path: str) -> list[str]:
     """The one-tap seats a page offers this phone: (the game, whose seat)."""
     page = phone.get(path).get_data(as_text=True)
-    return re.findall(r'action="/g/(\w+)/sit".*?Take ([^<]+?)(?:&#39;|\')s seat', page, re.S)
+    return re.findall(r'action="/g/([\w-]+)/sit".*?Take ([^<]+?)(?:&#39;|\')s seat', page, re.S)
 
 
 def test_a_member_takes_her_own_seat_in_one_tap_and_nobody_elses(client: FlaskClient, app: Flask) -> None:

@@ -94,21 +94,22 @@ def join_group(code: str) -> None:
     """This browser belongs to the group of this link, until the link is renewed."""
     session[GROUP_LINKS] = [code, *[known for known in session.get(GROUP_LINKS, []) if known != code]][:GROUP_LINKS_KEPT]
     group_id = referee().groups.for_code(code)
-    if group_id in session.get(GROUP_PHONES, {}) and referee().groups.phone_player(group_id, session[GROUP_PHONES][group_id]) is None:
-        session[GROUP_PHONES] = {g: c for g, c in session[GROUP_PHONES].items() if g != group_id}  # removed, and back by the link
+    if group_id is not None and removed(group_id):  # back by the link: a member again, no player until it says whose it is
+        session[GROUP_PHONES] = {g: c for g, c in session[GROUP_PHONES].items() if g != group_id}
 
 
 def in_group(group_id: str | None) -> dict[str, Any] | None:
     """The group, if this browser opened its current link. The session is read first, whether
     or not the group exists, so a missing group and another's answer alike (`Vary: Cookie`)."""
     links = session.get(GROUP_LINKS, [])
-    phone = session.get(GROUP_PHONES, {}).get(group_id)
     group = referee().groups.group(group_id) if group_id else None
-    if group is None or group["code"] not in links:
-        return None
-    if phone is not None and referee().groups.phone_player(group["id"], phone) is None:
-        return None  # the group's host removed this phone: out until it opens the link again
-    return group
+    return group if group is not None and group["code"] in links and not removed(group["id"]) else None
+
+
+def removed(group_id: str) -> bool:
+    """Whether the group's host removed this phone: out of the group until it opens the link again."""
+    phone = session.get(GROUP_PHONES, {}).get(group_id)
+    return phone is not None and referee().groups.phone_player(group_id, phone) is None
 
 
 def member_group(group_id: str | None) -> dict[str, Any]:
@@ -122,7 +123,7 @@ def member_group(group_id: str | None) -> dict[str, Any]:
 
 def my_groups() -> list[dict[str, Any]]:
     """The groups this browser belongs to: nobody else's are listed."""
-    return referee().groups.named(session.get(GROUP_LINKS, [])[:GROUP_LINKS_KEPT])
+    return [group for group in referee().groups.named(session.get(GROUP_LINKS, [])[:GROUP_LINKS_KEPT]) if not removed(group["id"])]
 
 
 def sight_of(game_id: str, fold: Fold, caller: Caller, at: int | None = None) -> Sight:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from test_browser import OPEN_PHONES, WAKE_LOCK_SPY, api, browser, phones_put_away, server, shot, wait_until  # noqa: F401 (fixtures)
+from test_browser import ARTIFACTS, OPEN_PHONES, WAKE_LOCK_SPY, api, browser, phones_put_away, server, shot, wait_until  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
 EVENTS = Path(__file__).resolve().parent.parent / "events"
@@ -123,9 +123,10 @@ def test_the_end_on_the_board_and_the_result_shared_from_a_phone(server: str, br
     assert all(name in image for name in ("Anna", "Ben", "Cem")) and all(f"{name} ({score})" in image for name, score in told["scores"].items())
     assert serious(phone) == []
     shot(phone, f"result-share-phone-{language}")
-    viewer = screen(browser, "phone", language).new_page()  # what the phone shares: the image itself
+    viewer = browser.new_page(viewport={"width": 1200, "height": 630}, locale="de-DE" if language == "de" else "en-GB")  # the image itself
     viewer.goto(f"{server}/g/{game_id}/result.svg")
-    shot(viewer, f"result-image-{language}")
+    viewer.screenshot(path=str(ARTIFACTS / f"result-image-{language}.png"))
+    viewer.close()
 
 
 SHARE_SPY = """

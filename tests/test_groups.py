@@ -482,9 +482,11 @@ def test_again_same_seats_or_next_dealer_follows_on_every_members_phone(client: 
 
 def test_games_without_a_starting_player_in_their_header_start_again_with_the_same_seats_only(client: FlaskClient, app: Flask) -> None:
     group_id = new_group(client)
-    game_id = start(client, group_id, "karriere-poker", ["Anna", "Ben", "Cem", "Dora"])
-    play_sample(app, game_id, "karriere-poker-4-players")
+    made = client.post("/new", data={"game": "karriere-poker", "group": group_id, "seats": "Anna\nBen\nCem\nDora", "end_kind": "games", "end_count": "3"})
+    game_id = made.location.split("/")[2]
+    play_sample(app, game_id, "karriere-poker-4-players")  # three games: the match is over
     page = client.get(f"/groups/{group_id}").get_data(as_text=True)
     assert "Again, same seats" in page and "Again, next dealer" not in page
     again = client.post(f"/g/{game_id}/again", data={"seats": "next"}).location.split("/")[2]
-    assert app.extensions["referee"].tables.store.header(again).seats == ("Anna", "Ben", "Cem", "Dora")
+    header = app.extensions["referee"].tables.store.header(again)
+    assert header.seats == ("Anna", "Ben", "Cem", "Dora") and header.options == {"end": {"kind": "games", "count": 3}}  # the dealer is named at the deal

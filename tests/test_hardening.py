@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 
 from referee.cli import main
 from referee.games import GAMES
-from referee.record import RecordError, read_record
+from referee.record import RecordError, read_record, write_record
 from referee.replay import replay, report
+from referee.simulate import karriere_poker
 from referee.store import Store
 from referee.web import create_app
 from test_api import Table, bearer
@@ -436,3 +437,22 @@ def test_no_page_form_answers_5xx_whatever_its_fields_hold(app: Flask) -> None:
             assert {g: tables.store.head(g) for g in games} == before, (path, data)
 
     post()
+
+
+def test_a_long_matchs_record_is_imported_but_a_long_move_is_refused_in_words(client: FlaskClient) -> None:
+    """Files may be large (a long Karriere Poker match's record is far over 64 KB), a move or
+    a form may not: each refusal is a 413 in words naming the limit, never Werkzeug's page."""
+    header, events = karriere_poker(["Anna", "Ben", "Cem", "Dora"], games=40, seed=3)
+    record = write_record(header, events)
+    assert len(record) > 150_000
+    imported = client.post("/api/games/import", data=record.encode(), content_type="application/jsonl")
+    assert imported.status_code == 201, imported.json
+    paged = client.post("/import", data={"text": record})
+    assert paged.status_code == 302
+    game_id = imported.json["id"]
+    long_move = client.post(f"/api/games/{game_id}/events", json={"type": "note", "text": "x" * 70_000},
+                            headers={"Authorization": f"Bearer {imported.json['host_token']}"})
+    assert long_move.status_code == 413 and "at most 64 KB" in long_move.json["error"]
+    long_form = client.post("/join", data={"code": "x" * 70_000}, headers={"Accept-Language": "de"})
+    assert long_form.status_code == 413 and "höchstens 64 KB" in long_form.get_data(as_text=True)
+    assert len(client.get(f"/api/games/{game_id}/events").json["events"]) == len(events)

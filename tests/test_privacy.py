@@ -4,7 +4,8 @@ every other reader exactly the same, whatever is logged, voided and read.
 Each example plays one random sequence twice through the real app on a real SQLite file:
 in table A the secret seat records one secret, in table B another (random, legal or not).
 Every other move is the same in both, logged by the seat it belongs to (so flagged moves,
-clashes, voids and the host's rulings are all in play). Another seat and a spectator read the game after the
+clashes, voids and the host's rulings are all in play). Another seat, a spectator and a member of
+the game's group who holds no seat (membership never widens sight) read the game after the
 moves: the JSON state and events, the long-poll, the answer to their own moves, and the
 pages (table, history, a history step, scores, and the table's own screen, its board, with its
 long-poll and the result image to share). Their two transcripts must be equal,
@@ -74,13 +75,24 @@ class Twins:
                                for s in range(len(header["seats"]))})
         self.observer = observer
         self.other = observer  # a second seat that reads, set by `run` (neither the secret's nor the observer's)
-        self.readers = {"seat": app.test_client(), "other": app.test_client(), "spectator": app.test_client()}
+        self.readers = {"seat": app.test_client(), "other": app.test_client(), "spectator": app.test_client(), "member": self.member(app, header)}
         self.made: list[str | None] = [None, None]  # the last token a host who plays made for a seat (a phone of the host's)
         if host_plays:
             self.readers["host"] = app.test_client()
             self.readers["made"] = app.test_client()
         self.transcripts: list[list[str]] = [[], []]
         self.seq = 0
+
+    def member(self, app: Flask, header: dict[str, Any]) -> FlaskClient:
+        """A phone of the group both twins are games of: Zoe, a player of it seated at neither."""
+        groups = app.extensions["referee"].groups
+        group_id = groups.create("Runde")
+        for game_id in self.ids:
+            groups.seat(group_id, game_id, list(header["seats"]))
+        phone = app.test_client()
+        phone.get(f"/groups/join/{groups.group(group_id)['code']}")
+        assert phone.post(f"/groups/{group_id}/me", data={"name": "Zoe"}).status_code == 302
+        return phone
 
     def said(self, twin: int, what: str, text: str) -> None:
         # The game id differs between the twins, and the CSRF token carries the second it was signed.

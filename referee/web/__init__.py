@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, abort, current_app, jsonify, render_template, request, session
+from werkzeug.exceptions import RequestEntityTooLarge
 from flask_babel import gettext
 from limits import parse
 from limits.storage import MemoryStorage
@@ -171,7 +172,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     app.config.from_mapping(
         DATABASE=os.path.join(app.instance_path, "referee.sqlite3"),
-        MAX_CONTENT_LENGTH=64 * 1024,
+        MAX_CONTENT_LENGTH=8 * 1024 * 1024,  # a file: a long match's record, a group's file
+        MAX_BODY_BYTES=64 * 1024,  # anything else: a move, a form
         JOIN_RATE_LIMIT="10 per minute",
         LONG_POLL_SECONDS=20,
         LONG_POLL_MAX_WAITING=24,  # `referee serve` sets its own (--max-waiting)
@@ -198,8 +200,32 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(group_pages.tables_bp)
     app.register_blueprint(board_pages.bp)
     app.register_error_handler(Unavailable, unavailable)
+    app.register_error_handler(RequestEntityTooLarge, too_large)
+    app.before_request(small_bodies_but_files)
     app.after_request(security_headers)
     return app
+
+
+FILE_ENDPOINTS = frozenset({"api.import_game", "pages.import_record", "groups.import_group"})
+
+
+def small_bodies_but_files() -> None:
+    """A move or a form is small; only a file (a record, a group's file) may be large, up to
+    MAX_CONTENT_LENGTH: a long body elsewhere is refused before it is read."""
+    if request.endpoint not in FILE_ENDPOINTS and (request.content_length or 0) > current_app.config["MAX_BODY_BYTES"]:
+        raise RequestEntityTooLarge()
+
+
+def too_large(error: RequestEntityTooLarge) -> Response:
+    """413 in words, naming the limit: a page for a phone, JSON under /api."""
+    limit = current_app.config["MAX_CONTENT_LENGTH" if request.endpoint in FILE_ENDPOINTS else "MAX_BODY_BYTES"]
+    words = gettext("This is too large: at most %(size)s KB are accepted here. Nothing was stored.", size=limit // 1024)
+    if request.path.startswith("/api/"):
+        response = jsonify({"error": words})
+    else:
+        response = Response(render_template("too_large.html", words=words), mimetype="text/html")
+    response.status_code = 413
+    return response
 
 
 RETRY_SECONDS = 2  # how soon a phone asks again while the database is away

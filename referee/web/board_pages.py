@@ -63,25 +63,15 @@ def shared_result(game_id: str, fold: Fold) -> dict[str, Any] | None:
     title = fold.header.title or fold.game.title
     winner = (ngettext("%(names)s wins.", "%(names)s win.", len(result.winners), names=" & ".join(result.winners)) if result.winners
               else f"{gettext('Ended early')}: {gettext('nobody wins.')}" if result.ended_early else "")
-    standings = [{"place": place, "names": tier, "scores": [result.scores.get(name) for name in tier]}
-                 for place, tier in zip(places(result.ranking), result.ranking)]
-    players = ", ".join(fold.header.seats)
+    standings = [{"names": tier, "scores": [result.scores.get(name) for name in tier]} for tier in result.ranking]  # a tier a place, as on every page
+    players, date = ", ".join(fold.header.seats), day(started[:10])
     return {
-        "title": title, "game": fold.game.title, "date": day(started[:10]), "players": players, "winner": winner,
+        "title": title, "game": fold.game.title, "date": date, "players": players, "winner": winner,
         "standings": standings, "end": end_sentence(fold, sight),
-        "description": " · ".join(part for part in (fold.game.title if title != fold.game.title else "", winner, players, day(started[:10])) if part),
+        "description": " · ".join(part for part in (fold.game.title if title != fold.game.title else "", winner, players, date) if part),
         "image": public_url("boards.result_image", game_id=game_id), "url": public_url("pages.result", game_id=game_id),
         "file": f"{fold.header.game}-{game_id}.svg",
     }
-
-
-def places(ranking: list[list[str]]) -> list[int]:
-    """Each tier's place: a shared place counts its players (1, 1, 3)."""
-    found, place = [], 1
-    for tier in ranking:
-        found.append(place)
-        place += len(tier)
-    return found
 
 
 @bp.get("/g/<game_id>/result.svg")

@@ -141,11 +141,11 @@ def open_seats(group_id: str | None) -> list[tuple[str, Any, int]] | None:
     header, seat), newest first; None where this phone is no player of the group. A game
     this phone is at already (a seat or its host) is not offered."""
     player = my_player(group_id) if group_id and in_group(group_id) else None
-    if player is None:
+    if group_id is None or player is None:
         return None
     groups, tables, here = referee().groups, referee().tables, set(session.get(MY_GAMES, []))
     found = []
-    for game_id in groups.games(group_id, latest=GAMES_A_PAGE):  # type: ignore[arg-type]
+    for game_id in groups.games(group_id, latest=GAMES_A_PAGE):
         seat = groups.seat_of(game_id, player.id)
         if seat is None or game_id in here or seat in referee().access.claimed_seats(game_id):
             continue
@@ -218,9 +218,8 @@ def sit(game_id: str) -> BaseResponse:
     """A member's phone takes its player's seat at the group's game in one tap, no join
     code: only the phone of that seat's player, only a seat no phone holds."""
     fold_of(game_id)
-    group_id = referee().groups.group_of(game_id)
-    member_group(group_id)
-    player = my_player(group_id)  # type: ignore[arg-type]
+    group_id = member_group(referee().groups.group_of(game_id))["id"]
+    player = my_player(group_id)
     seat = None if player is None else referee().groups.seat_of(game_id, player.id)
     if seat is None:
         abort(403, gettext("Only the phone of a player seated at this game takes a seat here; others join with the code."))
@@ -240,22 +239,21 @@ def again(game_id: str) -> BaseResponse:
     (`seats=next`): the game's host or the group's host, in two taps. This phone plays the
     seat of its player, else the seat it played at this game, else none."""
     fold = fold_of(game_id)
-    group_id = referee().groups.group_of(game_id)
-    member_group(group_id)
+    group_id = member_group(referee().groups.group_of(game_id))["id"]
     caller = page_caller(game_id)
-    if not caller.is_host and not hosts(group_id):  # type: ignore[arg-type]
+    if not caller.is_host and not hosts(group_id):
         abort(403, gettext("Only the game's host or the group's host starts the group's next game."))
     if request.form.get("seats") not in ("same", "next"):
         abort(400, "seats: must be same (the same seats) or next (the next dealer).")
     old = fold.header
-    off = referee().groups.house_rules(group_id, old.game)  # type: ignore[arg-type]
+    off = referee().groups.house_rules(group_id, old.game)
     header = parse_header({"format": FORMAT, "game": old.game, "seats": list(old.seats), "options": again_options(old, request.form["seats"] == "next"),
                            "started_at": now(), **({"title": old.title} if old.title else {}), **({"house_rules": {"off": off}} if off else {})}, None)
-    player = my_player(group_id)  # type: ignore[arg-type]
+    player = my_player(group_id)
     mine = None if player is None else referee().groups.seat_of(game_id, player.id)
     host_seat = mine if mine is not None else caller.seat if caller.is_host else None
     new_id = referee().tables.create(header, host_seat=host_seat)
-    referee().groups.seat(group_id, new_id, list(old.seats))  # type: ignore[arg-type]
+    referee().groups.seat(group_id, new_id, list(old.seats))
     _, host_token = referee().access.open_table(new_id)
     return with_token(redirect(url_for("seats.host", game_id=new_id)), new_id, host_token)
 
@@ -322,18 +320,14 @@ def stats(group_id: str) -> str:
 
 
 def stats_charts(group_id: str, shown: dict[str, Any], kinds: list[str], rated: GroupRatings) -> list[tuple[str, str]]:
-    """Wins over the latest evenings (running totals of the leading players), the leading
-    ratings over them, and each game's points in its latest plays."""
+    """Wins over the latest evenings (running totals of the leading players), each game's
+    points in its latest plays, and the best ratings over the evenings."""
     leaders = [p["name"] for p in shown["players"][:CHART_PLAYERS]]
     charts = []
     nights = shown["evenings"][:CHART_POINTS][::-1]
     if nights and leaders:  # from the first evening on
         wins = {name: list(itertools.accumulate(sum(name in game["winners"] for game in night["games"]) for night in nights)) for name in leaders}
         charts.append((gettext("Wins over the evenings"), line_chart([day(night["date"]) for night in nights], wins)))
-    history = rated.history[-CHART_POINTS:]
-    if history and rated.overall:  # the best rated players, whole numbers on the axis
-        lines = {r.name: [round(after[r.name]) if r.name in after else None for _, after in history] for r in rated.overall[:CHART_PLAYERS]}
-        charts.append((gettext("Ratings over the evenings"), line_chart([day(date) for date, _ in history], lines)))
     for kind in kinds:
         latest = [p for p in referee().tables.plays.plays(group_id, seats=True, kind=kind, latest=CHART_POINTS) if any(s.score is not None for s in p.seats)]
         if latest:  # from the first play on
@@ -341,6 +335,10 @@ def stats_charts(group_id: str, shown: dict[str, Any], kinds: list[str], rated: 
                       for n in leaders if any(s.name == n for p in latest for s in p.seats)}
             labels = [day(p.started.date().isoformat() if p.started else None) for p in latest]
             charts.append((gettext("Points per game: %(game)s", game=GAMES[kind].title), line_chart(labels, series)))
+    history = rated.history[-CHART_POINTS:]
+    if history and rated.overall:  # the best rated players, whole numbers on the axis
+        lines = {r.name: [round(after[r.name]) if r.name in after else None for _, after in history] for r in rated.overall[:CHART_PLAYERS]}
+        charts.append((gettext("Ratings over the evenings"), line_chart([day(date) for date, _ in history], lines)))
     return charts
 
 

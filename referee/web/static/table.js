@@ -538,7 +538,7 @@
   function clocks() {
     document.querySelectorAll("time[data-clock]").forEach(function (time) {
       var moment = new Date(time.getAttribute("datetime"));
-      if (!isNaN(moment)) time.textContent = moment.toLocaleTimeString(document.documentElement.lang, { hour: "2-digit", minute: "2-digit" });
+      if (!isNaN(moment)) time.textContent = moment.toLocaleTimeString(document.documentElement.lang, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
     });
   }
   document.addEventListener("DOMContentLoaded", clocks);

@@ -5,7 +5,8 @@ The table-record stays the archive; this is an export of its result. BG Stats re
 fields named here; `playDate` is local time as "YYYY-MM-DD HH:MM:SS". A winner is whom
 the game's rules name (`Result.winners`): a game the table ended early marks nobody
 unless its rules name one, and says "Ended early" in its comments; tied players and a
-team share a rank (a tier of the ranking); a game with no ranking gives no ranks.
+team share a rank, and the next rank counts everyone above (1, 1, 3: `games.base.places`); a game
+with no ranking gives no ranks.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import quote
 
+from .games.base import places
 from .record import Header
 from .replay import Fold
 from .stats import minutes, playing_time, span
@@ -36,14 +38,14 @@ def play(game_id: str, fold: Fold, events: Sequence[Mapping[str, Any]], created_
     header: Header = fold.header
     result = fold.result()
     start, _ = span(fold, events, created_at)
-    tier_of = {name: rank for rank, tier in enumerate(result.ranking, start=1) for name in tier}
+    place_of = places(result.ranking)
     first = header.options.get("first", 0)  # the games with a starting-player option; seat 0 otherwise
     players = [
         {
             "name": name,
             "sourcePlayerId": f"{game_id}:{seat}",
             **({"score": result.scores[name]} if name in result.scores else {}),
-            **({"rank": tier_of.get(name, len(result.ranking) + 1)} if result.ranking else {}),
+            **({"rank": place_of.get(name, len(place_of) + 1)} if result.ranking else {}),
             "winner": name in result.winners,
             "startPlayer": seat == first,
         }

@@ -18,6 +18,7 @@ from . import bgstats
 from .access import Access
 from .database import MANGLED, POSTGRESQL, Unavailable, Unreachable, is_url, refuses_copy, shown
 from .games import game_names
+from .games.base import places
 from .groups import GroupError, Groups
 from .record import Record, RecordError, load_json, read_record, write_record
 from .reference import reference, write_docs
@@ -198,9 +199,10 @@ def verdict_lines(shown: dict[str, Any], fold: Fold) -> list[str]:
               + f" [{r.flag.rule}]" for r in fold.ruled]
     if shown["ranking"]:
         lines.append(gettext("Ranking:"))
-        for place, tier in enumerate(shown["ranking"], start=1):
+        place_of = places(shown["ranking"])
+        for tier in shown["ranking"]:
             points = ", ".join(f"{name} ({shown['scores'][name]})" if name in shown["scores"] else name for name in tier)
-            lines.append(f"  {place}. {points}")
+            lines.append(f"  {place_of[tier[0]]}. {points}")
     return lines
 
 

@@ -35,6 +35,7 @@ from datetime import datetime, timedelta, timezone
 from statistics import median
 from typing import Any
 
+from .games.base import places
 from .replay import Fold, replay
 from .store import Store
 
@@ -284,8 +285,8 @@ class Plays:
         )
         self.store.db.executemany("INSERT INTO play_moves (game, seq, seat, seconds) VALUES (?, ?, ?, ?)",
                                   [(game_id, seq, seat, round(seconds)) for seq, seat, seconds in move_times(fold, events)])
-        rank_of = {name: rank for rank, tier in enumerate(result.ranking, start=1) for name in tier}
-        unranked = len(result.ranking) + 1
+        rank_of = places(result.ranking)
+        unranked = len(rank_of) + 1
         decided = int(bool(result.winners) or not result.ended_early)
         self.store.db.executemany(
             f"INSERT INTO play_seats (game, seat, kind, started_at, name, score, rank, won, {', '.join(DETAILS)}, decided) "

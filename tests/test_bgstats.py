@@ -53,3 +53,16 @@ def test_karriere_poker_has_no_points_and_an_unfinished_game_is_no_play(tmp_path
     unfinished = "".join(text.splitlines(keepends=True)[:10])
     code, output = exported(tmp_path / "..", "ftw-3-players", "early", unfinished)
     assert code == 1 and "game early is not finished" in output
+
+
+def test_tied_players_and_teams_share_a_rank_and_the_next_rank_counts_everyone_above(tmp_path: Path) -> None:
+    # ftw-3-players: Anna and Cem tie for first (both win), Ben is third, not second.
+    code, output = exported(tmp_path, "ftw-3-players", "ftw")
+    ranks = {p["name"]: (p["rank"], p["winner"]) for p in json.loads(output)["players"]}
+    assert code == 0 and ranks == {"Anna": (1, True), "Cem": (1, True), "Ben": (3, False)}
+    # ladies-and-gentlemen-6-players-flags: three teams of two; Emil and Fay win together,
+    # Anna and Ben are 3rd (two players above them), Cem and Dora 5th.
+    code, output = exported(tmp_path, "ladies-and-gentlemen-6-players-flags", "lg")
+    ranks = {p["name"]: (p["rank"], p["winner"]) for p in json.loads(output)["players"]}
+    assert code == 0 and ranks == {"Emil": (1, True), "Fay": (1, True), "Anna": (3, False), "Ben": (3, False),
+                                   "Cem": (5, False), "Dora": (5, False)}

@@ -141,6 +141,16 @@ def card_count(count: int, noun: str, plural: str | None = None) -> str:
     return f"{number} {noun if count == 1 else plural or noun + 's'}"
 
 
+def places(ranking: Sequence[Sequence[str]]) -> dict[str, int]:
+    """Each name's place, as sport counts it: a tie shares the place, and the next tier's
+    place counts everyone above (tiers [Anna, Ben], [Cem]: 1, 1, 3). A team is a tier."""
+    placed: dict[str, int] = {}
+    for tier in ranking:
+        place = len(placed) + 1
+        placed.update(dict.fromkeys(tier, place))
+    return placed
+
+
 def ranking_by_score(scores: Mapping[str, int]) -> list[list[str]]:
     """Tiers of names by score, best first; equal scores share a tier."""
     tiers: dict[int, list[str]] = {}

@@ -203,6 +203,14 @@ class Access:
                                   [token_hash(code), game_id, caller.seat, int(caller.blind), int(time.time()) + MOVE_CODE_SECONDS])
         return code
 
+    def move_for_code(self, code: str) -> tuple[str, int] | None:
+        """The game and seat a live move code moves (None: unknown, used or too old), so a
+        typed move code finds its seat as a scanned one does."""
+        with self.store.lock:
+            row = self.store.db.execute("SELECT game, seat, expires FROM move_codes WHERE hash = ?",
+                                        [token_hash(normalise_code(code))]).fetchone()
+        return None if row is None or row[2] < time.time() else (str(row[0]), int(row[1]))
+
     def take_move(self, game_id: str, seat: int, code: str) -> str:
         """The new phone takes `seat` by its move code: a token of its own; the old phone's
         token stops working. Raises MoveRefused."""

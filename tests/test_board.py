@@ -154,3 +154,15 @@ def test_the_host_page_opens_the_board_by_qr_and_bad_addresses_are_404s(client: 
     not_over = client.get(f"/g/{game_id}/result.svg")
     assert not_over.status_code == 404 and "not over" in not_over.get_data(as_text=True)
     assert client.get(f"/g/{game_id}/board/live?after=banana").status_code == 200  # a bad seq is the start
+
+
+def test_the_board_shows_the_open_bills_of_the_evening(client: FlaskClient) -> None:
+    record = read_record((EVENTS_DIR / "ladies-and-gentlemen-4-players.jsonl").read_text(encoding="utf-8"))
+    # Day 1 up to Anna's first take: Ben's bill for gown-3 is open.
+    made = client.post("/api/games/import", data=write_record(record.header, record.events[:8]).encode(), content_type="application/jsonl").json
+    board = page(phone(client, made["id"], None, "en"), f"/g/{made['id']}/board")
+    assert "Bills of Ben" not in board
+    last = {key: value for key, value in record.events[8].items() if key not in ("seq", "by")}
+    client.post(f"/api/games/{made['id']}/events", json=last, headers=bearer(made["host_token"]))
+    board = page(phone(client, made["id"], None, "en"), f"/g/{made['id']}/board")
+    assert re.search(r"Bills of Ben</strong>: <span class=\"card\">gown-3 £300 1★</span>", board)

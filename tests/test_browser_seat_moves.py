@@ -16,11 +16,11 @@ pytestmark = pytest.mark.browser
 WORDS = {
     "en": {"start": "Start the game", "move": "Move this seat to another phone", "take": "Take Anna's seat", "you": "You are",
            "watching": "You are watching", "free": "Free this seat", "freed": "Before the first event the host handed Ben's seat to a new phone.",
-           "play": "I play this seat", "refused": "so the host can no longer play a seat"},
+           "play": "I play this seat", "refused": "so the host can no longer play a seat", "join": "Join code", "join button": "Join"},
     "de": {"start": "Spiel starten", "move": "Diesen Platz auf ein anderes Handy umziehen", "take": "Platz von Anna übernehmen", "you": "Du bist",
            "watching": "Du schaust zu", "free": "Platz freigeben",
            "freed": "Vor dem ersten Ereignis hat der Gastgeber den Platz von Ben einem neuen Handy gegeben.",
-           "play": "Diesen Platz spiele ich", "refused": "darum kann der Gastgeber keinen Platz mehr spielen"},
+           "play": "Diesen Platz spiele ich", "refused": "darum kann der Gastgeber keinen Platz mehr spielen", "join": "Beitrittscode", "join button": "Beitreten"},
 }
 
 
@@ -76,8 +76,10 @@ def test_anna_moves_her_seat_the_host_frees_bens_and_cannot_start_to_play(server
     assert_accessible(anna)
     assert_phone_friendly(anna)
     shot(anna, f"seat-moves-code-{language}")
-    new = speaking(browser, server, language)
-    new.goto(anna.locator("main a[href*='/take/']").get_attribute("href") or "")
+    new = speaking(browser, server, language)  # the new phone types the code it reads off the old one
+    new.goto(server)
+    new.get_by_role("textbox", name=words["join"]).fill(move_code.lower())
+    new.get_by_role("button", name=words["join button"], exact=True).click()
     expect(new.locator("#move-code")).to_have_value(move_code)
     assert_accessible(new)
     assert_phone_friendly(new)

@@ -84,6 +84,32 @@ def test_anna_moves_her_seat_on_the_pages_with_the_code_her_phone_shows(app: Fla
     assert again.status_code == 403 and "it was used, or it is too old" in again.get_data(as_text=True)
 
 
+def test_cems_new_phone_types_the_move_code_into_the_join_box_and_is_asked_to_take_his_seat(app: Flask) -> None:
+    client = app.test_client()
+    table = Table(client, FTW, claim=(2,))
+    code = client.post(f"/api/games/{table.id}/move-code", headers=bearer(table.seats[2])).json["move_code"]
+    typed = f"{code[:4].lower()} {code[4:]}"  # as read off Cem's old phone
+    found = client.post("/api/join", json={"code": typed})
+    assert found.status_code == 200 and (found.json["id"], found.json["moves_seat"]) == (table.id, 2)
+    new = app.test_client()
+    asked = new.post("/join", data={"code": typed}, follow_redirects=True).get_data(as_text=True)
+    assert "Take Cem's seat" in asked and f'value="{code}"' in asked  # asked first: nothing taken yet
+    assert new.post(f"/g/{table.id}/take/2", data={"code": code}).status_code == 302
+    gone = new.post("/join", data={"code": typed})  # used: no game, no seat
+    assert gone.status_code == 404 and f"No game has the code {typed}." in gone.get_data(as_text=True)
+    assert client.post("/api/join", json={"code": code}).status_code == 404
+
+
+def test_typed_move_codes_share_the_join_codes_limit_of_wrong_tries(app: Flask) -> None:
+    client = app.test_client()
+    table = Table(client, FTW, claim=(0,))
+    code = client.post(f"/api/games/{table.id}/move-code", headers=bearer(table.seats[0])).json["move_code"]
+    tries = [client.post("/join", data={"code": f"WRONG{i}"}).status_code for i in range(6)]
+    tries += [client.post("/api/join", json={"code": f"WRONG{i}"}).status_code for i in range(6)]
+    assert tries[:10] == [404] * 10 and tries[-1] == 429
+    assert client.post("/join", data={"code": code}).status_code == 429  # even the right one waits a minute
+
+
 def test_the_host_hands_a_lost_phones_seat_on_and_every_phone_is_told(app: Flask) -> None:
     client = app.test_client()
     table = Table(client, FTW, claim=(0, 1))

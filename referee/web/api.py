@@ -229,13 +229,17 @@ def import_game() -> tuple[Response, int]:
 
 @bp.post("/join")
 def join() -> Response:
-    """Find a game by its join code; lists the seats and which are taken."""
+    """Find a game by its join code (lists the seats and which are taken), or by a seat's
+    move code (names the seat it moves: claim it with `move_code`)."""
     referee().guesses.check()
     code = referee().guesses.readable(json_body(SCHEMAS["Code"])["code"])
     game_id = referee().access.game_for_code(code)
+    moving = None if game_id is not None else referee().access.move_for_code(code)
+    if moving is not None:
+        return jsonify(id=moving[0], seats=seat_list(moving[0]), moves_seat=moving[1])
     if game_id is None:
         referee().guesses.failed()
-        abort(404, "no game has this code")
+        abort(404, "no game has this code, and no seat moves with it")
     return jsonify(id=game_id, seats=seat_list(game_id))
 
 

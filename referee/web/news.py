@@ -69,7 +69,8 @@ def employee_of_the_month(detail_of: Detail, view: Mapping[str, Any], last: Even
         return [gettext("Auction %(number)s: nobody bid.", number=auction["auction"])]
     return [gettext(
         "%(name)s wins auction %(number)s with %(card)s: distrust %(distrust)s and %(points)s.",
-        name=auction["winner"], number=auction["auction"], card=auction["card"], distrust=auction["distrust"], points=auction["points"],
+        name=auction["winner"], number=auction["auction"], card=card_text(auction["card"]), distrust=auction["distrust"],
+        points=card_text(auction["points"]),
     )]
 
 

@@ -57,10 +57,14 @@ def join_link(code: str) -> Any:
 
 @bp.post("/join")
 def join() -> Any:
-    """Join with a typed code."""
+    """Join with a typed code: a join code leads to the seat picker, a seat's move code
+    (typed off the old phone's screen) to "Take Cem's seat", under one limit of wrong tries."""
     referee().guesses.check()
     code = referee().guesses.readable(request.form.get("code", ""))
     game_id = referee().access.game_for_code(code)
+    moving = None if game_id is not None else referee().access.move_for_code(code)
+    if moving is not None:
+        return redirect(url_for("seats.take", game_id=moving[0], seat=moving[1], code=normalise_code(code)))
     if game_id is None:
         referee().guesses.failed()
         flash(gettext("No game has the code %(code)s.", code=code), "error")

@@ -184,9 +184,13 @@
     var bar = document.querySelector(".turnbar");
     return window.innerHeight - (bar ? bar.getBoundingClientRect().height : 0);
   }
+  function topLine() {  // below the status line that sticks at the top (offline, reconnecting), if shown
+    var bar = document.getElementById("live-bar");
+    return bar ? Math.max(0, bar.getBoundingClientRect().bottom) : 0;
+  }
   function inSight(element) {
     var rect = element.getBoundingClientRect();
-    return rect.height > 0 && rect.top >= -1 && rect.bottom <= barTop() + 1;  // (sub-pixel layout)
+    return rect.height > 0 && rect.top >= topLine() - 1 && rect.bottom <= barTop() + 1;  // (sub-pixel layout)
   }
   function shown(table, selector) {
     return Array.prototype.slice.call(table.querySelectorAll(selector)).filter(function (e) { return e.getClientRects().length; });
@@ -206,19 +210,22 @@
     if (!control) return false;
     var beat = shown(table, "[data-beat]").filter(function (e) { return e.getBoundingClientRect().top <= control.getBoundingClientRect().top; }).pop();
     if (inSight(control) && (!beat || inSight(beat))) return true;
-    var top = (beat || control).getBoundingClientRect().top - 8, bottom = control.getBoundingClientRect().bottom;
-    window.scrollBy(0, bottom - top <= barTop() ? top : bottom - barTop() + 8);
+    var top = (beat || control).getBoundingClientRect().top - 8 - topLine(), bottom = control.getBoundingClientRect().bottom;
+    window.scrollBy(0, bottom - top <= barTop() - topLine() ? top : bottom - barTop() + 8);
     return true;
   }
-  // A table opened at this phone's turn opens at its move (a reload keeps where it was).
+  // A table opened at this phone's turn opens at its move (a reload keeps where it was), below
+  // the status line of a copy shown offline.
   document.addEventListener("DOMContentLoaded", function () {
     var table = document.getElementById("table");
-    if (table && table.querySelector(".turnbar.mine") && window.scrollY === 0) showMove(table);
+    if (document.getElementById("offline-banner")) reconnecting();
+    if (table && table.querySelector(".turnbar.mine") && (window.scrollY === 0 || document.getElementById("offline-banner"))) showMove(table);
   });
   document.addEventListener("htmx:afterSwap", function () {
     var table = document.getElementById("table");
     if (!table) return;
-    var mine = table.querySelector(".turnbar.mine") !== null && (!wasMine || controlShown), moved = ownMove;  // the turn has come (or stays)
+    // The turn has come, or stays (in sight, or after this phone's own record: a hand logged at its turn).
+    var mine = table.querySelector(".turnbar.mine") !== null && (!wasMine || controlShown || ownMove), moved = ownMove;
     ownMove = false;
     var active = document.activeElement;
     var typing = active && active.closest && active.closest("#table") && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName) && !choice(active);
@@ -272,7 +279,7 @@
     var status = document.getElementById("live-status");
     if (!status) return;
     status.hidden = !show;
-    if (show) status.textContent = text;
+    if (show) status.textContent = status.title = text;  // one line on the screen, the whole of it in its title
   }
   function reconnecting() {
     var status = document.getElementById("live-status");
@@ -359,7 +366,6 @@
     reconnecting();
   });
   window.addEventListener("online", function () { pause = 250; retryLater(); });
-  document.addEventListener("DOMContentLoaded", function () { if (document.getElementById("offline-banner")) reconnecting(); });
 
   // The screen stays on at the table (Screen Wake Lock API), asked again whenever the page
   // comes back into view; a box turns it off, and the choice is kept. Nothing breaks where

@@ -356,10 +356,11 @@ def stats_table(shown: dict[str, Any]) -> str:
     if not shown["players"]:
         return "no finished games yet"
     rows = [("player", "played", "won", "win rate"),
-            *[(p["name"], str(p["played"]), str(p["won"]), f"{p['win_rate']:.0%}") for p in shown["players"]]]
+            *[(p["name"], str(p["played"]), str(p["won"]), "–" if p["win_rate"] is None else f"{p['win_rate']:.0%}") for p in shown["players"]]]
     widths = [max(len(row[c]) for row in rows) for c in range(4)]
     lines = ["  ".join([row[0].ljust(widths[0]), *(cell.rjust(w) for cell, w in zip(row[1:], widths[1:]))]) for row in rows]
-    return "\n".join([*lines, f"{shown['games']} finished games, {len(shown['evenings'])} evenings"])
+    early = f", {shown['ended_early']} ended early" if shown["ended_early"] else ""
+    return "\n".join([*lines, f"{shown['games'] - shown['ended_early']} finished games{early}, {len(shown['evenings'])} evenings"])
 
 
 def existing_store(db_path: str) -> Store:

@@ -15,7 +15,8 @@ rows as they were and no mark, and the next opening of the store rebuilds them.
 A game the table ended early (its `end` before the rules ended it) counts as played and
 is listed as "ended early"; its wins are whom its rules still name (`Result.winners`),
 often nobody, and one that names nobody is left out of win rates (`decided` 0): it was
-never won or lost.
+never won or lost (no win rate at all for a player with no other game; its CSV rows have
+an empty `won`; the pages say "1 game ended early" beside the finished ones).
 
 Times: a game starts at its header's `started_at`, else its first event's `at`, else when
 it was stored; it ends at its last event's `at`. Games of one group whose starts follow
@@ -69,12 +70,17 @@ def minutes(time: timedelta | None) -> int | None:
     return None if time is None else round(time.total_seconds() / 60)
 
 
+def not_taken(fold: Fold) -> set[int]:
+    """The events the fold did not take in: flagged or voided."""
+    return {seq for seq, _ in fold.violations} | {w.seq for w in fold.withdrawn}
+
+
 def paced(fold: Fold, events: Sequence[Mapping[str, Any]]) -> Iterator[tuple[Mapping[str, Any], timedelta | None]]:
     """Each event up to the fold's, with the playing time since the event with a time
     before it: None for the first event with a time, one without (it is taken as logged at
     the time before it) and one logged during a break. Time between a standing `pause` and
     its `resume` is a break; a time earlier than the one before counts as no time."""
-    skipped = {seq for seq, _ in fold.violations} | {w.seq for w in fold.withdrawn}  # flagged or voided: no break
+    skipped = not_taken(fold)  # a flagged or voided pause is no break
     paused, last = False, None
     for event in events:
         if event["seq"] > fold.seq:
@@ -93,7 +99,7 @@ def break_since(fold: Fold, events: Sequence[Mapping[str, Any]]) -> datetime | N
     """When the table's break began (its standing `pause`'s `at`), while it is on one."""
     if not fold.paused:
         return None
-    skipped = {seq for seq, _ in fold.violations} | {w.seq for w in fold.withdrawn}
+    skipped = not_taken(fold)
     pause = next((e for e in reversed(events) if e["type"] == "pause" and e["seq"] <= fold.seq and e["seq"] not in skipped), None)
     return None if pause is None else when(pause.get("at"))
 
@@ -106,11 +112,11 @@ def playing_time(fold: Fold, events: Sequence[Mapping[str, Any]]) -> timedelta |
     return sum((gap for _, gap in paced(fold, events) if gap is not None), timedelta(0))
 
 
-def move_times(fold: Fold, events: Sequence[Mapping[str, Any]]) -> list[tuple[int, int, float]]:
+def timed_moves(fold: Fold, events: Sequence[Mapping[str, Any]]) -> list[tuple[int, int, float]]:
     """(seq, seat, seconds) of each player's move the fold took in (not a private record, a
     flagged or a voided one) that has a time: the playing time since the event before it."""
     game = fold.game
-    skipped = {seq for seq, _ in fold.violations} | {w.seq for w in fold.withdrawn}
+    skipped = not_taken(fold)
     return [(event["seq"], event["seat"], gap.total_seconds()) for event, gap in paced(fold, events)
             if gap is not None and event.get("seat") is not None and event["seq"] not in skipped
             and event["type"] in game.events and event["type"] not in game.private_events]
@@ -246,7 +252,7 @@ class Plays:
                 db.execute("ALTER TABLE plays ADD COLUMN ended_early INTEGER")
                 db.execute("ALTER TABLE play_seats ADD COLUMN decided INTEGER")
                 db.execute("DELETE FROM meta WHERE key = ?", [STATISTICS])
-            # Each player's move with how long it took (`move_times`): for "who took longest to move".
+            # Each player's move with how long it took (`timed_moves`): for "who took longest to move".
             db.execute("CREATE TABLE IF NOT EXISTS play_moves (game TEXT NOT NULL REFERENCES plays (game), seq INTEGER NOT NULL, "
                        "seat INTEGER NOT NULL, seconds INTEGER NOT NULL, PRIMARY KEY (game, seq)) WITHOUT ROWID")
             if "players" not in db.columns("plays"):  # rows from before playing times: filled in anew below
@@ -284,7 +290,7 @@ class Plays:
              int(bool(fold.header.house_rules)), int(result.ended_early), len(fold.header.seats)],
         )
         self.store.db.executemany("INSERT INTO play_moves (game, seq, seat, seconds) VALUES (?, ?, ?, ?)",
-                                  [(game_id, seq, seat, round(seconds)) for seq, seat, seconds in move_times(fold, events)])
+                                  [(game_id, seq, seat, round(seconds)) for seq, seat, seconds in timed_moves(fold, events)])
         rank_of = places(result.ranking)
         unranked = len(rank_of) + 1
         decided = int(bool(result.winners) or not result.ended_early)
@@ -371,7 +377,7 @@ class Plays:
         for name, games in tallies.items():
             played, won = sum(t["played"] for t in games.values()), sum(t["won"] for t in games.values())
             decided = sum(t["decided"] for t in games.values())  # the games ended early with no winner left out
-            shown.append({"name": name, "played": played, "won": won, "win_rate": round(won / decided, 3) if decided else 0.0,
+            shown.append({"name": name, "played": played, "won": won, "win_rate": round(won / decided, 3) if decided else None,
                           "games": {kind: _shown(kind, tally) for kind, tally in sorted(games.items())}, "last": last.get(name, [])})
         shown.sort(key=lambda p: (-p["won"], -p["played"], p["name"].casefold()))
         [(house_rule_games,)] = self._query(f"SELECT COUNT(*) FROM plays p WHERE {source.plays} AND p.house_rules = 1", source.params)
@@ -379,6 +385,7 @@ class Plays:
                               "GROUP BY p.kind, p.players ORDER BY p.kind, p.players", source.params)
         return {
             "games": len(plays),
+            "ended_early": sum(p.ended_early and not p.winners for p in plays),  # nobody won or lost these
             "house_rule_games": house_rule_games,
             # The average playing time of each game at each number of players (games with times only).
             "lengths": [{"kind": kind, "players": players, "games": games, "minutes": round(float(average))}
@@ -412,7 +419,7 @@ class Plays:
         return dict(last)
 
     def move_times(self, group_id: str | None) -> list[dict[str, Any]]:
-        """Who took longest to move: per player, the median time of a move (`move_times`,
+        """Who took longest to move: per player, the median time of a move (`timed_moves`,
         breaks left out) and how many moves had a time, slowest first."""
         source = self.source(group_id)
         taken: dict[str, list[int]] = defaultdict(list)
@@ -453,7 +460,7 @@ def _add(tally: dict[str, int], values: Sequence[Any]) -> None:
 
 def _shown(kind: str, tally: dict[str, int]) -> dict[str, Any]:
     """A player's tally of one game, with the fields that game has."""
-    shown: dict[str, Any] = {"played": tally["played"], "won": tally["won"]}
+    shown: dict[str, Any] = {"played": tally["played"], "won": tally["won"], "decided": tally["decided"]}
     if tally["scored"]:
         shown.update(average=round(tally["points"] / tally["scored"], 1), best=tally["best"])
     if kind == "karriere-poker":
@@ -486,5 +493,6 @@ def plays_csv(plays: Sequence[Play], headers: Sequence[str] = CSV_COLUMNS) -> st
         for seat in play.seats:
             writer.writerow([play.started and play.started.strftime("%Y-%m-%d %H:%M"), play.game, play.kind, cell(play.title),
                              cell(seat.name), cell(seat.played_as), seat.seat, "" if seat.score is None else seat.score,
-                             seat.rank, int(seat.won), "" if play.minutes is None else play.minutes])
+                             seat.rank, "" if play.ended_early and not play.winners else int(seat.won),  # nobody won or lost
+                             "" if play.minutes is None else play.minutes])
     return out.getvalue()

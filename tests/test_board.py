@@ -17,6 +17,7 @@ from language import foreign_runs, visible_text
 from test_every_word import spoken
 
 from referee.games import GAMES
+from referee.games.base import places
 from referee.record import read_record, write_record
 
 SAMPLES = sorted(EVENTS_DIR.glob("*.jsonl"))
@@ -96,6 +97,7 @@ def test_the_board_and_the_shared_result_tell_exactly_what_a_spectator_is_told(c
         assert name in image
     lines = re.findall(r'<tspan font-weight="700">(\d+)\.</tspan>(.*?)</text>', image)
     assert [[name.split(" (")[0].strip() for name in line.split(" ·")] for _, line in lines] == told["ranking"]
+    assert [int(place) for place, _ in lines] == [places(told["ranking"])[tier[0]] for tier in told["ranking"]]  # a tie shares its place: 1, 1, 3
     for name, score in told["scores"].items():
         assert f"{name} ({score})" in image
     winner_line = re.search(r'<text id="winner"[^>]*>(.*?)</text>', image).group(1)  # type: ignore[union-attr]
@@ -104,7 +106,7 @@ def test_the_board_and_the_shared_result_tell_exactly_what_a_spectator_is_told(c
     # The board names the winner and the standings, tier by tier.
     standings = re.search(r'<ol class="standings"[^>]*>(.*?)</ol>', board)
     assert standings is not None
-    assert [re.findall(r"<strong>(.*?)</strong>", tier) for tier in re.findall(r"<li>(.*?)</li>", standings.group(1))] == told["ranking"]
+    assert [re.findall(r"<strong>(.*?)</strong>", tier) for tier in re.findall(r"<li[^>]*>(.*?)</li>", standings.group(1))] == told["ranking"]
     result_page = page(stranger, f"/g/{game_id}/result")
     assert f'<meta property="og:image" content="http://localhost/g/{game_id}/result.svg">' in result_page
     assert re.search(r'<meta property="og:title" content="[^"]+">', result_page) and 'property="og:description"' in result_page

@@ -17,7 +17,7 @@ from referee.bgstats import play
 from referee.games import GAMES
 from referee.record import RecordError, read_record, write_record
 from referee.replay import replay, report
-from referee.stats import break_since, move_times, playing_time
+from referee.stats import break_since, playing_time, timed_moves
 
 KP = table("karriere-poker", "Anna Ben Cem Dora")
 DEAL = {"type": "deal", "dealer": 3}  # Anna, on Dora's left, leads
@@ -141,7 +141,7 @@ def test_each_move_took_the_playing_time_since_the_event_before_it() -> None:
                               at("20:04", PAUSE), at("20:14", RESUME), at("20:16", {"type": "play", "seat": 2, "cards": [6]}),
                               at("20:17", {"type": "play", "seat": 1, "cards": [7]}))
     assert flags(fold) == {7: "kp.turn"}
-    assert move_times(fold, logged) == [(2, 0, 60.0), (3, 1, 120.0), (6, 2, 120.0)]
+    assert timed_moves(fold, logged) == [(2, 0, 60.0), (3, 1, 120.0), (6, 2, 120.0)]
 
 
 def test_bg_stats_carries_the_playing_time() -> None:

@@ -25,7 +25,7 @@ WORDS = {
            "done": "Done cashing in", "sell senator": "Sell a senator for 5", "money": "Your money: {}", "red": "red", "blue": "blue",
            "green": "green", "take": "Take: wardrobe", "pay": "Pay", "return": "Return", "done tonight": "Done for tonight",
            "changed": "The table changed meanwhile", "price": "Price"},
-    "de": {"your turn": "Du bist dran", "turn": "{} ist dran", "waiting": "Wir warten auf: {}", "event": "Ereignis", "auction": "Auktion",
+    "de": {"your turn": "Du bist dran", "turn": "{} ist dran", "waiting": "Wir warten auf: {}", "event": "Ereignis", "auction": "Versteigerung",
            "bid": "Bieten", "no bid": "Kein Gebot", "price for": "Preis für {}", "sell": "Verkaufen", "buy": "Kaufen",
            "blackmail": "Erpressen (+3)", "demand": "Fordern", "keep": "Zahlen und behalten", "cash in": "Einlösen", "pass": "Passen",
            "buy senators": "Kaufen", "done": "Fertig mit Einlösen", "sell senator": "Einen Senator für 5 verkaufen", "money": "Dein Geld: {}",

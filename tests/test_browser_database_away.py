@@ -34,17 +34,20 @@ def night() -> Iterator[tuple[Cluster, str, str]]:
     cluster = Cluster()
     database = cluster.new_database()
     server, base = serve(database)
-    deadline = time.monotonic() + 30  # a loaded machine may take a while to start it
-    while not answers(base):
-        assert time.monotonic() < deadline and server.poll() is None, "the server did not start"
-        time.sleep(0.2)
-    yield cluster, database, base
-    server.kill()
-    server.wait()
-    cluster.stop()
+    try:
+        deadline = time.monotonic() + 30  # a loaded machine may take a while to start it
+        while not answers(base):
+            assert time.monotonic() < deadline and server.poll() is None, "the server did not start"
+            time.sleep(0.2)
+        yield cluster, database, base
+    finally:
+        server.kill()
+        server.wait()
+        cluster.stop()
 
 
 def answers(base: str) -> bool:
+    """Whether the server serves its home page."""
     try:
         with urllib.request.urlopen(base, timeout=5) as answer:
             return bool(answer.status == 200)

@@ -94,6 +94,7 @@ def test_a_phone_that_held_annas_seat_and_then_bens_never_shows_annas_hand_offli
     # Anna's seat is freed on the host's phone; Ben takes his seat on the same phone.
     handy.goto(f"{server}/g/{game_id}")
     host.reload()
+    host.once("dialog", lambda dialog: dialog.accept())  # "Free Anna's seat?"
     host.locator("#seats li", has_text="Anna").get_by_role("button").click()
     handy.reload()  # her phone reads as a spectator now, and keeps nothing of Anna's
     expect(handy.locator("#table > p.muted").first).not_to_contain_text("Anna")
@@ -193,6 +194,7 @@ def annas_two_moves_wait_offline_and_the_host_frees_her_seat(browser: Browser, s
         handy.locator("#high-card").press("Enter")
         expect(handy.locator("#outbox-status")).to_contain_text(WORDS[language]["waiting"].format(waiting), timeout=8000)
     host.reload()
+    host.once("dialog", lambda dialog: dialog.accept())  # "Free Anna's seat?"
     host.locator("#seats li", has_text="Anna").get_by_role("button").click()
     return handy, host, host.locator(".code").inner_text().strip()
 

@@ -5,7 +5,9 @@ the reveal reaches the phones that wait for it at once."""
 
 from __future__ import annotations
 
+import io
 import json
+import re
 import threading
 import time
 from pathlib import Path
@@ -98,7 +100,8 @@ def test_statistics_and_bg_stats_count_no_win_for_a_game_ended_early(tables: Tab
     [kept] = tables.plays.plays(seats=True)
     assert kept.ended_early and kept.winners == [] and not any(seat.won for seat in kept.seats)
     shown = tables.plays.summary()
-    assert all((p["played"], p["won"], p["win_rate"]) == (1, 0, 0.0) for p in shown["players"])
+    assert all((p["played"], p["won"], p["win_rate"]) == (1, 0, None) for p in shown["players"])  # no rate: never won or lost
+    assert (shown["games"], shown["ended_early"]) == (1, 1)
     assert shown["evenings"][0]["games"][0]["ended_early"] is True
     assert all(p["last"][0]["decided"] is False for p in shown["players"])
     exported = play(game_id, tables.fold(game_id), tables.store.events(game_id))
@@ -110,7 +113,28 @@ def test_a_game_ended_early_is_played_but_left_out_of_the_win_rate(tables: Table
     stored(tables, cut_short("ftw-3-players"))  # nobody wins
     anna = next(p for p in tables.plays.summary()["players"] if p["name"] == "Anna")
     assert (anna["played"], anna["won"], anna["win_rate"]) == (2, 1, 1.0)
-    assert anna["games"]["ftw"] == {"played": 2, "won": 1, "average": anna["games"]["ftw"]["average"], "best": 25}
+    assert anna["games"]["ftw"] == {"played": 2, "won": 1, "decided": 1, "average": anna["games"]["ftw"]["average"], "best": 25}
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "0 finished games · 1 game ended early · 1 evening"),
+    ("de", "0 beendete Spiele · 1 Spiel vorzeitig beendet · 1 Spieleabend"),
+])
+def test_five_friends_whose_poker_ended_early_read_no_win_rate_and_no_loss(client: FlaskClient, language: str, said: str) -> None:
+    """The evening's Karriere Poker ended before anyone was Boss: nobody won or lost it."""
+    client.set_cookie("lang", language)
+    record = cut_short("karriere-poker-5-players-flags", keep=5)
+    group = {"format": "table-group/1", "name": "Friday friends", "players": [{"name": name} for name in record.header.seats],
+             "games": [{"id": "kp1", "created_at": "2026-11-28T19:00:00", "seats": list(record.header.seats), "record": write_record(record.header, record.events)}]}
+    answer = client.post("/groups/import", data={"group": (io.BytesIO(json.dumps(group).encode()), "group.json")}, content_type="multipart/form-data")
+    page = client.get(answer.headers["Location"] + "/stats").get_data(as_text=True)
+    assert said in " ".join(re.sub(r"<[^>]+>", " ", page).split())
+    players = re.search(r'<table id="players">(.*?)</table>', page, re.S).group(1)  # type: ignore[union-attr]
+    assert "0%" not in players and players.count("<td>–</td>") == len(record.header.seats)
+    per_game = re.search(r'<table class="per-game"[^>]*>(.*?)</table>', page, re.S).group(1)  # type: ignore[union-attr]
+    assert "0/1" not in per_game and per_game.count("<td>–</td>") == len(record.header.seats)
+    csv_rows = client.get(answer.headers["Location"] + "/plays.csv").get_data(as_text=True).splitlines()[1:]
+    assert csv_rows and all(row.split(",")[9] == "" for row in csv_rows)  # won: neither 1 nor 0
 
 
 def test_a_karriere_poker_match_ended_after_a_game_counts_its_boss_as_winner(tables: Tables) -> None:
@@ -126,7 +150,7 @@ def test_a_karriere_poker_match_ended_after_a_game_counts_its_boss_as_winner(tab
 def test_bg_stats_gives_tied_players_one_rank_and_a_game_without_ranking_no_ranks(tables: Tables) -> None:
     game_id = stored(tables, sample("ftw-3-players"))
     ranks = {p["name"]: (p["rank"], p["winner"]) for p in play(game_id, tables.fold(game_id), tables.store.events(game_id))["players"]}
-    assert ranks == {"Anna": (1, True), "Cem": (1, True), "Ben": (2, False)}
+    assert ranks == {"Anna": (1, True), "Cem": (1, True), "Ben": (3, False)}  # two players above Ben: third
     early = stored(tables, cut_short("ladies-and-gentlemen-4-players"))
     assert all("rank" not in p and not p["winner"] for p in play(early, tables.fold(early), tables.store.events(early))["players"])
 

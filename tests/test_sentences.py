@@ -16,12 +16,14 @@ from babel.messages.pofile import read_po
 from conftest import EVENTS_DIR
 from flask import Flask
 from flask.testing import FlaskClient
+from flask_babel import force_locale
 from kp_helpers import finish_game
 
 from referee.games import GAMES
-from referee.record import COMMON_EVENTS, Header
-from referee.replay import replay
+from referee.record import COMMON_EVENTS, Header, read_record
+from referee.replay import EVERYTHING, replay
 from referee.web import sentences
+from referee.web.news import news
 from referee.web.pages import CHART_COLOURS, line_chart, qr_svg
 
 PO = Path(__file__).resolve().parent.parent / "referee" / "web" / "translations" / "de" / "LC_MESSAGES" / "messages.po"
@@ -72,6 +74,55 @@ def test_the_history_of_every_sample_reads_in_sentences_not_fields(client: Flask
     assert said and [line for line in said if dump.search(line)] == []
     assert all(re.match(r"#\d+ \S", line) for line in said)
     assert all(line.split()[1] not in {*GAMES[sample.stem.split("-players")[0].rsplit("-", 1)[0]].events} for line in said)
+
+
+RAW_ID = re.compile(r"\b(?:[a-z]+-\d+|office-[a-z]+)\b")  # "boss-10", "popularity-6", "office-consul": a card's id, not its name
+
+
+def news_at_every_event(app: Flask, sample: Path, language: str) -> list[str]:
+    """The line above the cards after each event of a sample, as the host's phone says it."""
+    record = read_record(sample.read_text(encoding="utf-8"))
+    said: list[str] = []
+    fold = None
+    with app.test_request_context(), force_locale(language):
+        for upto, event in enumerate(record.events, start=1):
+            reaches_back = fold is None or event["type"] in ("void", "ruling")
+            fold = replay(record.header, record.events[:upto] if reaches_back else [event], since=None if reaches_back else fold,
+                          find_clashes=None)
+            moves = [e for e in record.events[:upto] if e["type"] not in ("note", "void") and not fold.withdrawn_at(e["seq"])]
+            said += news(fold, fold.view(None), moves[-1] if moves else None, EVERYTHING)
+    return said
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize("sample", SAMPLES, ids=[path.stem for path in SAMPLES])
+def test_no_line_of_any_sample_names_a_card_by_its_id(app: Flask, client: FlaskClient, sample: Path, language: str) -> None:
+    """Dora wins auction 1 with "Boss 10" ("Chef 10"), never with "boss-10": in Latest, after every move, and in History."""
+    client.set_cookie("lang", language)
+    game_id = client.post("/import", data={"text": sample.read_text(encoding="utf-8")}).headers["Location"].split("/")[2]
+    said = news_at_every_event(app, sample, language)
+    said += lines(client.get(f"/g/{game_id}/history").get_data(as_text=True))
+    said += lines(client.get(f"/g/{game_id}").get_data(as_text=True))
+    record = read_record(sample.read_text(encoding="utf-8"))
+    typed = {str(e[key]) for e in record.events for key in ("reason", "text") if key in e}  # the table's own words
+    typed |= {e["card"]["name"] for e in record.events if isinstance(e.get("card"), dict)}  # a Ladies & Gentlemen card as the table named it
+    assert said and [line for line in said if RAW_ID.search(functools.reduce(lambda text, words: text.replace(words, "…"), typed, line))] == []
+
+
+def test_dora_wins_the_auction_with_a_boss_10_and_popularity_6_in_both_languages(app: Flask) -> None:
+    sample = EVENTS_DIR / "employee-of-the-month-3-players.jsonl"
+    won = [line for line in news_at_every_event(app, sample, "en") if " wins auction " in line]
+    gewonnen = [line for line in news_at_every_event(app, sample, "de") if " gewinnt Versteigerung " in line]
+    assert won and len(won) == len(gewonnen)
+    assert all(re.search(r"with (Colleague|Boss) \d+: distrust \d+ and (Plus|Popularity) \d+\.$", line) for line in won), won
+    assert all(re.search(r"mit (Kollege|Chef) \d+: Misstrauen \d+ und (Pluspunkte|Beliebtheit) \d+\.$", line) for line in gewonnen), gewonnen
+
+
+def test_german_says_versteigerung_and_auslage_one_word_each() -> None:
+    with PO.open("rb") as source:
+        german = [str(m.string) for m in read_po(source) if m.id and m.string]
+    assert [text for text in german if "Auktion" in text] == []
+    assert [text for text in german if re.sub(r"außer der Reihe|der Reihe nach", "", text).count("Reihe")] == []
 
 
 @pytest.mark.parametrize(("language", "ruled", "voided"), [

@@ -212,3 +212,21 @@ def check_kept_statistics(tables: Tables, games: list[tuple[str, int, int]]) -> 
     assert {n: (p["played"], p["won"]) for n, p in shown.items()} == {n: (played[n], won[n]) for n in played}
     assert {n: p["games"]["ftw"]["best"] for n, p in shown.items() if "ftw" in p["games"]} == best
     assert tables.plays.summary()["games"] == len(games)
+
+
+def test_who_took_longest_to_move_and_the_average_playing_time_per_player_count(tables: Tables) -> None:
+    # An FTW?! evening, its events logged a minute apart but for a 20-minute break after the
+    # 3rd (pause 19:03, resume 19:23): every move takes 60 s (the one after the resume counts
+    # from the resume), and the playing time is a minute per event after the first, less the
+    # minute of the resume itself.
+    record = sample("ftw-3-players")
+    clock = [19 * 60 + seq - 1 + (19 if seq >= 5 else 0) for seq in range(1, len(record.events) + 3)]
+    bodies = [*record.events[:3], {"type": "pause"}, {"type": "resume"}, *record.events[3:]]
+    timed_events = tuple({**body, "seq": seq, "at": f"2026-11-20T{clock[seq - 1] // 60:02d}:{clock[seq - 1] % 60:02d}:00+01:00"}
+                         for seq, body in enumerate(bodies, start=1))
+    tables.import_record(replace(record, events=timed_events))
+    [played] = tables.plays.summary()["lengths"]
+    # The first event at 19:00, the last (n events) at 19:00 + (n - 1) + 19 minutes, less the break of 20.
+    assert played == {"kind": "ftw", "players": 3, "games": 1, "minutes": len(timed_events) - 2}
+    paces = tables.plays.move_times(None)
+    assert {p["name"] for p in paces} == {"Anna", "Ben", "Cem"} and {p["median_seconds"] for p in paces} == {60}

@@ -16,6 +16,7 @@ from flask import Blueprint, Response, abort, current_app, render_template, requ
 from flask_babel import gettext, ngettext
 
 from ..access import SPECTATOR
+from ..games.base import places
 from ..replay import Fold, result_hidden
 from . import CLIENT_GONE, referee, sight_of
 from .pages import end_sentence, fold_of, public_url, seq_arg, table_context
@@ -63,7 +64,8 @@ def shared_result(game_id: str, fold: Fold) -> dict[str, Any] | None:
     title = fold.header.title or fold.game.title
     winner = (ngettext("%(names)s wins.", "%(names)s win.", len(result.winners), names=" & ".join(result.winners)) if result.winners
               else f"{gettext('Ended early')}: {gettext('nobody wins.')}" if result.ended_early else "")
-    standings = [{"names": tier, "scores": [result.scores.get(name) for name in tier]} for tier in result.ranking]  # a tier a place, as on every page
+    place_of = places(result.ranking)  # a tie shares its place (1, 1, 3), as on every page
+    standings = [{"names": tier, "scores": [result.scores.get(name) for name in tier], "place": place_of[tier[0]]} for tier in result.ranking]
     players, date = ", ".join(fold.header.seats), day(started[:10])
     return {
         "title": title, "game": fold.game.title, "date": date, "players": players, "winner": winner,

@@ -44,6 +44,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from ..access import SPECTATOR, AccessDenied, Caller
 from ..games import GAMES, find_game
+from ..games.base import places
 from ..groups import GroupError, clean_name
 from ..record import COMMON_EVENTS, FORMAT, MAX_SEQ, RecordError, check_names, normal_name, parse_header, read_record
 from ..replay import CORE_RULES, Fold, Sight, explain, flag_json, flagged_by_void, result_hidden
@@ -91,7 +92,8 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(seat_pages.bp)
     app.jinja_env.globals.update(GAMES=GAMES, card_label=card_label, card_text=card_text, say=say, colour_text=colour, boutique_text=boutique_text, senators_tie=senators_tie, ball_verdict=ball_verdict,
                                  flag_sentence=flag_sentence, end_sentence=end_sentence, get_locale=get_locale, receipt_qr=qr_svg, duration=duration, day=day, clock=clock, pace=pace,
-                                 rule_texts=rule_texts, house_rule_text=house_rule_text, event_sentence=event_sentence, explained=explained, reason_words=reason_words)
+                                 rule_texts=rule_texts, house_rule_text=house_rule_text, event_sentence=event_sentence, explained=explained, reason_words=reason_words,
+                                 places=places)
     app.jinja_env.filters["say"] = say
 
 
@@ -352,6 +354,7 @@ def table_context(game_id: str, fold: Fold, caller: Caller, error: str | None = 
         "host_seat": store.host_seat(game_id),
         "reader": reader_of(game_id, caller),  # whom the phone's outbox holds moves for (table.js)
         "seat_changes": store.seat_changes(game_id),  # public: every phone is told who plays which seat since when
+        "waiting_seats": waiting_seats(game_id),
         "my_turn": my_turn,
         "break_since": break_since(fold, store.events(game_id)) if fold.paused else None,  # the banner "Break since 21:14"
         "status": turn_status(view, me, finished, logs_table),
@@ -362,6 +365,13 @@ def table_context(game_id: str, fold: Fold, caller: Caller, error: str | None = 
         "finished": finished,
         "error": error,
     }
+
+
+def waiting_seats(game_id: str) -> list[int]:
+    """The seats the host handed on that no phone has taken since ("Ben's seat waits for a new
+    phone"): public, as the hand-over itself is."""
+    handed = {change["seat"] for change in referee().tables.store.seat_changes(game_id) if change["kind"] == "handed-on"}
+    return sorted(handed - referee().access.claimed_seats(game_id))
 
 
 def turn_status(view: dict[str, Any], me: str | None, finished: bool, logs_table: bool) -> Markup:

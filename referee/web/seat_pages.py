@@ -113,6 +113,21 @@ def claim(game_id: str, seat: int) -> Any:
     return with_token(redirect(url_for("pages.table", game_id=game_id)), game_id, token)
 
 
+@bp.app_template_global()
+def next_game_join(game_id: str) -> tuple[str, Any, str] | None:
+    """The group's newest game, not over, if it came after this one: (game, header, join
+    code) for a phone that sat at (or hosted) this game, so players who joined by code and
+    are no members find the next table too. A spectator is offered nothing: the join code
+    goes only to those the last table let in (docs/privacy.md)."""
+    group_id = referee().groups.group_of(game_id)
+    if group_id is None or page_caller(game_id).role == "spectator":
+        return None
+    newest = referee().groups.games(group_id, latest=1)
+    if not newest or newest[0] == game_id or referee().tables.fold(newest[0]).outcome is not None:
+        return None
+    return newest[0], referee().tables.fold(newest[0]).header, referee().access.join_code(newest[0]) or ""
+
+
 # --- a seat moves to another phone ------------------------------------------------------------
 
 
@@ -126,8 +141,21 @@ def move(game_id: str) -> Any:
         abort(403, "Only a seat's own phone can move it to another phone.")
     code = referee().access.move_code(game_id, caller)
     link = public_url("seats.take", game_id=game_id, seat=caller.seat, code=code)
-    return render_template("move.html", fold=fold, game_id=game_id, name=fold.header.seats[caller.seat], code=code, link=link,
+    return render_template("move.html", fold=fold, game_id=game_id, seat=caller.seat, name=fold.header.seats[caller.seat], code=code, link=link,
                            qr=qr_svg(link), minutes=MOVE_CODE_SECONDS // 60)
+
+
+@bp.get("/g/<game_id>/move/<int:seat>")
+def moved(game_id: str, seat: int) -> Any:
+    """Asked by the move-code page of the old phone every few seconds: nothing (204) while it
+    still holds the seat; once the seat is on the new phone, says so, so the old phone is
+    never left on a used code."""
+    fold = fold_of(game_id)
+    if not 0 <= seat < len(fold.header.seats):
+        abort(404, "There is no such seat.")
+    if page_caller(game_id).seat == seat:
+        return "", 204
+    return render_template("_moved.html", game_id=game_id, name=fold.header.seats[seat])
 
 
 @bp.route("/g/<game_id>/take/<int:seat>", methods=["GET", "POST"])

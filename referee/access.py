@@ -183,6 +183,18 @@ class Access:
         host_seat = self.store.host_seat(game_id)
         if host_seat is None or host_seat == seat:
             return False
+        handed, recorded = self._past(game_id, seat)
+        return handed and recorded
+
+    def fresh(self, game_id: str, seat: int) -> bool:
+        """Whether a seat has nothing behind it: never handed on, and no private record of
+        anyone in the log. Only such a seat is taken by a group member's one tap (the phone
+        names its player itself); any other needs the table's join code."""
+        handed, recorded = self._past(game_id, seat)
+        return not handed and not recorded
+
+    def _past(self, game_id: str, seat: int) -> tuple[bool, bool]:
+        """Whether the seat was handed on; whether the log holds any private record."""
         private = sorted(self.store.header(game_id).rules.private_events)
         with self.store.lock:
             handed = self.store.db.execute("SELECT 1 FROM seat_changes WHERE game = ? AND seat = ? AND kind = 'handed-on'",
@@ -190,7 +202,7 @@ class Access:
             recorded = self.store.db.execute(
                 f"SELECT 1 FROM events WHERE game = ? AND json_extract(body, '$.type') IN ({', '.join('?' * len(private))}) LIMIT 1",
                 [game_id, *private]).fetchone()
-        return handed is not None and recorded is not None
+        return handed is not None, recorded is not None
 
     def move_code(self, game_id: str, caller: Caller) -> str:
         """A one-time code that moves this seat to another phone, keeping everything (valid
@@ -272,6 +284,8 @@ def may_log(game: Game[Any], caller: Caller, event: Mapping[str, Any], target: M
     if caller.is_host:
         return None
     kind = event.get("type")
+    if not isinstance(kind, str):
+        return None  # not an event at all: the record's schema says so (400), for a seat as for the host
     if "seat" in event and event["seat"] != caller.seat:
         return f"a seat token logs only for its own seat ({caller.seat})"
     if kind == "end":

@@ -402,7 +402,9 @@ CREATE TABLE IF NOT EXISTS move_codes (hash TEXT PRIMARY KEY, game TEXT NOT NULL
         return str(row[0])
 
     def event(self, game_id: str, seq: int) -> dict[str, Any] | None:
-        """One stored event, or None."""
+        """One stored event, or None (a seq past what the database's integers hold too)."""
+        if not 0 < seq < 2**63:
+            return None
         with self.lock:
             row = self.db.execute("SELECT body FROM events WHERE game = ? AND seq = ?", [game_id, seq]).fetchone()
         return None if row is None else dict(json.loads(row[0]))

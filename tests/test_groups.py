@@ -490,3 +490,20 @@ def test_games_without_a_starting_player_in_their_header_start_again_with_the_sa
     again = client.post(f"/g/{game_id}/again", data={"seats": "next"}).location.split("/")[2]
     header = app.extensions["referee"].tables.store.header(again)
     assert header.seats == ("Anna", "Ben", "Cem", "Dora") and header.options == {"end": {"kind": "games", "count": 3}}  # the dealer is named at the deal
+
+
+def test_a_members_one_tap_never_opens_a_seat_with_secrets_behind_it(client: FlaskClient, app: Flask) -> None:
+    # A member's name is the phone's own word: a member who says "I am Ben" after Ben logged
+    # his hand and his seat was freed must not read the hand. One tap takes a seat only while
+    # nothing secret is logged and the seat was never handed on; later, the join code.
+    group_id = new_group(client)
+    game_id = start(client, group_id, "ftw", ["Anna", "Ben", "Cem"])
+    tables = app.extensions["referee"].tables
+    tables.append(game_id, {"type": "hand", "seat": 1, "cards": list(range(1, 13))})
+    impostor = member(app, group_id, "Ben")
+    assert seat_buttons(impostor, f"/groups/{group_id}") == []
+    refused = impostor.post(f"/g/{game_id}/sit")
+    assert refused.status_code == 403 and "join code" in refused.get_data(as_text=True)
+    # Before any secret: the same tap seats Cem.
+    fresh_game = start(client, group_id, "ftw", ["Anna", "Ben", "Cem"])
+    assert member(app, group_id, "Cem").post(f"/g/{fresh_game}/sit").status_code == 302

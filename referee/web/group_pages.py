@@ -147,7 +147,7 @@ def open_seats(group_id: str | None) -> list[tuple[str, Any, int]] | None:
     found = []
     for game_id in groups.games(group_id, latest=GAMES_A_PAGE):
         seat = groups.seat_of(game_id, player.id)
-        if seat is None or game_id in here or seat in referee().access.claimed_seats(game_id):
+        if seat is None or game_id in here or seat in referee().access.claimed_seats(game_id) or not referee().access.fresh(game_id, seat):
             continue
         fold = tables.fold(game_id)
         if fold.outcome is None:
@@ -216,7 +216,8 @@ def remove_phone(group_id: str, player_id: int) -> BaseResponse:
 @tables_bp.post("/g/<game_id>/sit")
 def sit(game_id: str) -> BaseResponse:
     """A member's phone takes its player's seat at the group's game in one tap, no join
-    code: only the phone of that seat's player, only a seat no phone holds."""
+    code: only the phone of that seat's player, only a seat no phone holds, and only while
+    nothing secret is logged and the seat was never handed on (`Access.fresh`)."""
     fold_of(game_id)
     group_id = member_group(referee().groups.group_of(game_id))["id"]
     player = my_player(group_id)
@@ -225,6 +226,8 @@ def sit(game_id: str) -> BaseResponse:
         abort(403, gettext("Only the phone of a player seated at this game takes a seat here; others join with the code."))
     if page_caller(game_id).role != "spectator":  # at this table already
         return redirect(url_for("pages.table", game_id=game_id))
+    if not referee().access.fresh(game_id, seat):
+        abort(403, gettext("This seat has secrets behind it now: take it with the table's join code."))
     try:
         token = referee().access.claim_seat(game_id, seat)
     except SeatTaken:
@@ -294,7 +297,12 @@ def player(group_id: str, player_id: int) -> BaseResponse:
     groups = referee().groups
     try:
         if request.form.get("into"):
-            groups.merge(group_id, player_id, int(request.form["into"]))
+            into = int(request.form["into"])
+            if not (0 < player_id < 2**63 and 0 < into < 2**63):  # past the database's integers: no such player
+                raise GroupError(gettext("There is no such player in this group."))
+            groups.merge(group_id, player_id, into)
+        elif not 0 < player_id < 2**63:
+            raise GroupError(gettext("There is no such player in this group."))
         else:
             groups.rename(group_id, player_id, request.form.get("name", ""))
     except (GroupError, ValueError) as error:

@@ -42,7 +42,7 @@ from markupsafe import Markup
 from marshmallow import fields
 from werkzeug.wrappers import Response as BaseResponse
 
-from ..access import SPECTATOR, AccessDenied, Caller
+from ..access import SPECTATOR, AccessDenied, Caller, visible_event
 from ..games import GAMES, find_game
 from ..games.base import places
 from ..groups import GroupError, clean_name
@@ -487,7 +487,7 @@ def log_from(game_id: str, form: Any) -> Any:
         except Conflict:
             fold = fold_of(game_id)
             seen = expected if isinstance(expected, int) else fold.seq
-            if not logged_meanwhile(game_id, seen, body):  # the same move, tapped twice: it is there, no error
+            if not logged_meanwhile(game_id, seen, body, sight_of(game_id, fold, caller)):  # the same move, tapped twice: it is there, no error
                 error = stale_refusal(game_id, fold, caller, seen)
     if htmx:
         return render_template("table_panel.html", **table_context(game_id, fold, caller, error), live=True)
@@ -501,15 +501,18 @@ def tapped_by_this_reader(game_id: str, caller: Caller, form: Any) -> bool:
     the reader who sends it now: the page names its reader in `reader`; a seat freed or handed
     on meanwhile makes the phone another reader, and its old moves are never stored as his."""
     tapped_for = form.get("reader")
-    return not tapped_for or hmac.compare_digest(str(tapped_for), reader_of(game_id, caller))
+    return not tapped_for or hmac.compare_digest(str(tapped_for).encode(), reader_of(game_id, caller).encode())
 
 
-def logged_meanwhile(game_id: str, seen: int, body: dict[str, Any]) -> bool:
+def logged_meanwhile(game_id: str, seen: int, body: dict[str, Any], sight: Sight) -> bool:
     """Whether this very move (by the same hand) was stored after seq `seen`: a second tap of
-    one control, which the phone sent before the first one's answer came."""
+    one control, which the phone sent before the first one's answer came. Only events this
+    reader may see are compared: a private record it may not read (a blind seat's earlier
+    hand) would otherwise answer guesses of it."""
     def move(event: dict[str, Any]) -> dict[str, Any]:
         return {key: value for key, value in event.items() if key not in ("seq", "at", "id")}
-    return any(move(event) == move(body) for event in referee().tables.store.events(game_id, after=seen))
+    game = GAMES[referee().tables.store.header(game_id).game]
+    return any(move(visible_event(game, event, sight)) == move(body) for event in referee().tables.store.events(game_id, after=seen))
 
 
 def stale_refusal(game_id: str, fold: Fold, caller: Caller, seen: int) -> str:
@@ -672,7 +675,11 @@ def result(game_id: str) -> str:
                            minutes=None if hidden else minutes(playing_time(fold, events)),
                            group=in_group(referee().groups.group_of(game_id)),
                            fold=fold, game_id=game_id, result=outcome, hidden=hidden, charts=shown_charts, caller=caller,
-                           head=store.head(game_id) if fold.outcome is not None and not hidden else None, sight=sight,
+                           # The receipt is the log's chain hash, which covers every private record: a
+                           # reader who may not see them all could test guesses against it (a hand of 13
+                           # cards is a few million tries), so it is shown once the record is everyone's.
+                           head=store.head(game_id) if fold.outcome is not None and not hidden and (sight.everything or referee().tables.public_record(game_id)) else None,
+                           sight=sight,
                            ladies_of={team["gentleman"]: team["lady"] for team in roles}, courtesan=public.get("courtesan"), explanation=why,
                            aside=aside, official=official)
 

@@ -27,7 +27,7 @@ from .replay import replay as replay_record
 from .kept import secret_beside, secret_path
 from .rulings import app_is_wrong, maintainer_key
 from .stats import STATISTICS, plays_csv
-from .store import CopyRefused, Store, StoreTooNew, UnknownGame
+from .store import SCHEMA_VERSION, CopyRefused, Store, StoreTooNew, UnknownGame
 from .tables import Tables
 from .web.words import ending, flag_words, reason_words
 
@@ -252,7 +252,7 @@ def copy(source: str, target: str) -> None:
     with their chains (every receipt verifies on the copy), seats, groups and statistics."""
     store = existing_store(source)
     try:
-        refused = refuses_copy(target)  # before anything is written to it (its secret key included)
+        refused = refuses_copy(target, SCHEMA_VERSION)  # before anything is written to it (its secret key included)
     except Unreachable as error:
         raise click.ClickException(str(error)) from None
     if refused:

@@ -394,10 +394,11 @@ class Postgres(Database):
         self.connection.close()
 
 
-def refuses_copy(address: str) -> str | None:
+def refuses_copy(address: str, newest: int) -> str | None:
     """Why a copy may not go into the store at `address` (None: it may), found before
-    anything is written to it: it holds a game, or tables that are no store of ours (a
-    database of another application with its own `events` or `meta`)."""
+    anything is written to it: a store of a layout newer than `newest` (this version's), one
+    that holds a game, or tables that are no store of ours (a database of another
+    application with its own `events` or `meta`)."""
     if not POSTGRESQL.match(address):
         return f"{address} is not empty: a copy goes into a new file (or an empty store)" if SQLite.holds_games(Path(address)) else None
     db = Postgres(address)
@@ -407,12 +408,14 @@ def refuses_copy(address: str) -> str | None:
         if not names:
             return None
         try:
-            ours = "games" in names and db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() is not None
+            layout = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() if "games" in names else None
         except db.psycopg.ProgrammingError:  # a `meta` of another making
-            ours = False
-        if not ours:
+            layout = None
+        if layout is None:
             return (f"{shown(address)} holds tables of another application ({', '.join(names)}): "
                     "a copy goes into an empty database or an empty store of Table Referee; nothing was written")
+        if int(layout[0]) > newest:
+            return f"{shown(address)} was written by a newer Table Referee (store layout {layout[0]}; this one knows up to {newest}): nothing was written"
         if db.execute("SELECT COUNT(*) FROM games").fetchone()[0]:
             return f"{shown(address)} is not empty: a copy goes into an empty store"
         return None

@@ -86,6 +86,19 @@ BACKENDS = {**dict.fromkeys(("test_store", "test_tables", "test_stats", "test_ap
             "test_privacy_on_postgresql": ("postgresql",)}
 
 
+# The longest test files, longest first: the two workers take a file at a time in this
+# order, so the long ones start at once and the short ones fill in around them (in
+# collection order the privacy properties came last and one worker ran them alone).
+LONGEST_FIRST = ("test_privacy_on_postgresql", "test_privacy", "test_browser_one_tap", "test_browser_at_the_table", "test_bench",
+                 "test_browser_groups", "test_failover", "test_board", "test_group_files", "test_browser_group_evening",
+                 "test_browser_themes", "test_browser", "test_turn_bar", "test_browser_database_away", "test_browser_table_walk")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {name: place for place, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.module.__name__ if item.module else "", len(rank)))  # stable: the rest in order
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     for name in ("database", "new_database"):
         if name in metafunc.fixturenames and metafunc.module.__name__ in BACKENDS:

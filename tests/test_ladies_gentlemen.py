@@ -322,7 +322,9 @@ def test_the_view_names_everyone_the_table_waits_for_through_a_day() -> None:
     # Five players: the gentlemen's numbers, then the shoppers' visits; in Anna's shared
     # boutique Anna (Ben is number 1) before Cem; Emil shops alone in Cem's. Once Anna and
     # Cem have passed only Emil is left, alone: she need not pass, so the gentlemen are
-    # waited for too. In the evening: the gentlemen not done.
+    # waited for too; once she holds a card to hand on, the table waits for her, the
+    # courtesan, alone: no gentleman turns to his bills before. In the evening: the
+    # gentlemen not done.
     def waiting(*bodies: dict[str, Any]) -> list[str]:
         fold = play_out(FIVE, *bodies)
         assert flags(fold) == {}, flags(fold)
@@ -338,7 +340,7 @@ def test_the_view_names_everyone_the_table_waits_for_through_a_day() -> None:
     fold = play_out(FIVE, *passed)
     assert fold.game.view(fold.state, None)["boutiques"]["team-0"]["turn"] is None  # both passed: nobody's turn there
     taken = [*passed, take(EMIL, "team-2", "fan")]
-    assert waiting(*taken) == ["Emil", "Ben", "Dora"]
+    assert waiting(*taken) == ["Emil"]  # the fan is still hers to hand on
     evening = [*taken, ev("give", EMIL, card="fan", to=BEN)]
     assert waiting(*evening) == ["Ben", "Dora"]
     assert waiting(*evening, ev("done", DORA)) == ["Ben"]

@@ -132,5 +132,5 @@ def test_a_game_ended_early_is_listed_but_not_rated(client: FlaskClient, app: Fl
     early = start(client, group_id, "employee-of-the-month", ["Anna", "Ben", "Cem"])
     app.extensions["referee"].tables.append(early, {"type": "end", "reason": "out of time"})
     page = stats_page(client, group_id)
-    assert "2 finished games" in page and "ended early" in page
+    assert "1 finished game" in page and "1 game ended early" in page
     assert ratings_of(page) == before

@@ -70,7 +70,7 @@ def test_the_table_says_who_won_an_auction(client: FlaskClient) -> None:
     log(client, game_id, type="bid", seat=0, card="colleague-3")
     log(client, game_id, type="pass", seat=1)
     log(client, game_id, type="pass", seat=2)
-    assert news(table(client, game_id)) == ["Anna wins auction 1 with colleague-3: distrust 2 and plus-4."]
+    assert news(table(client, game_id)) == ["Anna wins auction 1 with Colleague 3: distrust 2 and Plus 4."]
 
 
 def test_short_notation_is_stored_in_the_records_notation(client: FlaskClient) -> None:

@@ -639,6 +639,7 @@ def history(game_id: str) -> str:
         "history.html", fold=fold, game_id=game_id, events=shown[(page - 1) * HISTORY_PAGE : page * HISTORY_PAGE],
         reasons=reasons, at=at, first_violation=first, page=page, pages=pages, only_flags=only_flags,
         then_view=None if then is None else then.view(seat, sight_of(game_id, then, caller, at=at)), then=then, game=fold.game,
+        then_over=then is not None and then.outcome is not None,
         caller=caller, seat=seat, finished=fold.outcome is not None, aside=aside, official=official,
         seat_changes=referee().tables.store.seat_changes(game_id),
     )

@@ -82,6 +82,13 @@ def phone(browser: Browser) -> BrowserContext:
     return context
 
 
+def phone_in(browser: Browser, server: str, language: str) -> Page:
+    """A phone whose app speaks `language`."""
+    page = phone(browser).new_page()
+    page.context.add_cookies([{"name": "lang", "value": language, "url": server}])
+    return page
+
+
 @pytest.fixture(autouse=True)
 def phones_put_away() -> Iterator[None]:
     """Each test's phones are closed after it, so they stop polling the shared server."""

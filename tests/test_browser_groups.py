@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from test_browser import api, assert_phone_friendly, browser, phone, phones_put_away, server, shot  # noqa: F401 (fixtures)
+from test_browser import api, assert_phone_friendly, browser, phone, phone_in, phones_put_away, server, shot  # noqa: F401 (fixtures)
 from test_browser_at_the_table import assert_accessible
 
 pytestmark = pytest.mark.browser
@@ -33,13 +33,6 @@ WORDS = {
            "new link": "Neuer Link", "renewed": "Die Gruppe hat einen neuen Link.", "older": "Ältere Spiele", "newer": "Neuere Spiele",
            "add": "Zur Gruppe hinzufügen", "added": "Das Spiel gehört jetzt zu Donnerstagsrunde de."},
 }
-
-
-def phone_in(browser: Browser, server: str, language: str) -> Page:
-    """A phone whose app speaks `language`."""
-    page = phone(browser).new_page()
-    page.context.add_cookies([{"name": "lang", "value": language, "url": server}])
-    return page
 
 
 def play_sample(server: str, page: Page, name: str) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from test_browser import assert_phone_friendly, browser, phone, phones_put_away, server, shot  # noqa: F401 (fixtures)
+from test_browser import assert_phone_friendly, browser, phone, phone_in, phones_put_away, server, shot  # noqa: F401 (fixtures)
 from test_browser_at_the_table import assert_accessible
 
 pytestmark = pytest.mark.browser
@@ -32,12 +32,6 @@ LEGEND_INSIDE = """() => [...document.querySelectorAll('svg.pygal-chart')].map(s
   return [...svg.querySelectorAll('.legends .legend text')].map(t => { const r = t.getBoundingClientRect();
     return [t.textContent, r.left >= box.left - 1 && r.right <= Math.min(box.right, innerWidth) + 1 && r.bottom <= box.bottom + 1]; });
 })"""
-
-
-def phone_in(browser: Browser, server: str, language: str) -> Page:
-    page = phone(browser).new_page()
-    page.context.add_cookies([{"name": "lang", "value": language, "url": server}])
-    return page
 
 
 @pytest.mark.parametrize("language", ["en", "de"])

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, expect
 
-from test_browser import api, assert_phone_friendly, browser, phone, phones_put_away, server, shot, token_of  # noqa: F401 (fixtures)
+from test_browser import api, assert_phone_friendly, browser, phone, phone_in, phones_put_away, server, shot, token_of  # noqa: F401 (fixtures)
 from test_browser_at_the_table import assert_accessible
 
 pytestmark = pytest.mark.browser
@@ -24,23 +24,17 @@ WORDS = {
 }
 
 
-def speaking(browser: Browser, server: str, language: str):  # type: ignore[no-untyped-def]
-    page = phone(browser).new_page()
-    page.context.add_cookies([{"name": "lang", "value": language, "url": server}])
-    return page
-
-
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_anna_moves_her_seat_the_host_frees_bens_and_cannot_start_to_play(server: str, browser: Browser, language: str) -> None:
     words = WORDS[language]
-    host = speaking(browser, server, language)
+    host = phone_in(browser, server, language)
     host.goto(f"{server}/new?game=ftw")
     host.fill("#seats", "Anna\nBen\nCem")
     host.check("input[name=plays][value='']")  # nobody plays on this phone
     host.get_by_role("button", name=words["start"]).click()
     code = host.locator(".code").inner_text().strip()
     game = host.url.split("/g/")[1].split("/")[0]
-    anna, ben = speaking(browser, server, language), speaking(browser, server, language)
+    anna, ben = phone_in(browser, server, language), phone_in(browser, server, language)
     for page, name in ((anna, "Anna"), (ben, "Ben")):
         page.goto(f"{server}/j/{code}")
         if name == "Ben":
@@ -77,7 +71,7 @@ def test_anna_moves_her_seat_the_host_frees_bens_and_cannot_start_to_play(server
     assert_accessible(anna)
     assert_phone_friendly(anna)
     shot(anna, f"seat-moves-code-{language}")
-    new = speaking(browser, server, language)  # the new phone types the code it reads off the old one
+    new = phone_in(browser, server, language)  # the new phone types the code it reads off the old one
     new.goto(server)
     new.get_by_role("textbox", name=words["join"]).fill(move_code.lower())
     new.get_by_role("button", name=words["join button"], exact=True).click()

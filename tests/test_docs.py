@@ -90,3 +90,18 @@ def test_a_boutique_no_team_owns_is_a_format_error_naming_the_line(event: str) -
     with pytest.raises(RecordError, match=r"line 3: .*'team-1' is not a boutique of this game \(the boutiques: team-0, team-2\)"):
         read_record(f'{header}\n{{"seq": 1, "type": "day", "n": 1}}\n{event}\n')
     read_record(f'{header}\n{{"seq": 1, "type": "day", "n": 1}}\n{event.replace("team-1", "team-2")}\n')  # the nearest legal case
+
+
+def test_every_template_and_script_goes_into_the_wheel() -> None:
+    """`pip install .` (the README's first command) ships only what package-data names: a
+    template of another kind (the shared result is an SVG) would be a 500 on an installed app."""
+    import fnmatch
+    import tomllib
+
+    root = Path(__file__).resolve().parent.parent
+    data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]
+    for folder, patterns in (("templates", data["referee.templates"]), ("referee/web/static", [p.removeprefix("static/") for p in data["referee.web"] if p.startswith("static/")])):
+        for path in (root / folder).rglob("*"):
+            name = path.relative_to(root / folder).as_posix()
+            if path.is_file():
+                assert any(fnmatch.fnmatch(name, pattern) for pattern in patterns), f"{folder}/{name} is not packaged"

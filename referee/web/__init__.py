@@ -220,11 +220,17 @@ def too_large(error: RequestEntityTooLarge) -> Response:
     """413 in words, naming the limit: a page for a phone, JSON under /api."""
     limit = current_app.config["MAX_CONTENT_LENGTH" if request.endpoint in FILE_ENDPOINTS else "MAX_BODY_BYTES"]
     words = gettext("This is too large: at most %(size)s KB are accepted here. Nothing was stored.", size=limit // 1024)
+    return problem(413, gettext("Too large"), words, again=False)
+
+
+def problem(status: int, heading: str, words: str, again: bool) -> Response:
+    """An answer in words that no view gave: JSON under /api, else a short page with a way
+    on (`again`: the same address once more; else home)."""
     if request.path.startswith("/api/"):
         response = jsonify({"error": words})
     else:
-        response = Response(render_template("too_large.html", words=words), mimetype="text/html")
-    response.status_code = 413
+        response = Response(render_template("problem.html", heading=heading, words=words, again=again), mimetype="text/html")
+    response.status_code = status
     return response
 
 
@@ -237,11 +243,7 @@ def unavailable(error: Unavailable) -> Response:
     idempotency key stores it once). Answers again as soon as the database does."""
     current_app.logger.warning("%s", error)
     words = gettext("The database is not answering; your move waits on this phone and is sent again")
-    if request.path.startswith("/api/"):
-        response = jsonify({"error": words})
-    else:
-        response = Response(render_template("unavailable.html", words=words), mimetype="text/html")
-    response.status_code = 503
+    response = problem(503, gettext("Waiting for the database"), words, again=True)
     response.headers["Retry-After"] = str(RETRY_SECONDS)
     return response
 

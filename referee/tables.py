@@ -104,6 +104,9 @@ def snapshot_context(game_id: str, seq: int, event_hash: str, fingerprint: str =
     return f"{game_id}:{seq}:{event_hash}:{fingerprint}"
 
 
+KEPT_PER_READER = 4  # a reader's folds kept for a void that reaches back; one further back replays from the start
+
+
 class Tables:
     def __init__(
         self, store: Store, max_waiting: int = 24, max_waiting_per_game: int = 12, snapshot_every: int = 100, secret: str | None = None
@@ -257,8 +260,8 @@ class Tables:
             folds.pop()
         taken: list[Fold] = []
         latest = replay(fold.header, events, upto=fold.seq, since=since, snapshots=taken, every=self.snapshot_every, find_clashes=sight)
-        kept = [f for f in [*folds, *taken] if f.seq % self.snapshot_every == 0 and f.seq != latest.seq]
-        self._seen[(game_id, sight)] = [*kept, latest]
+        kept = [f for f in [*folds, *taken] if f.seq % self.snapshot_every == 0 and f.seq != latest.seq][-KEPT_PER_READER:]
+        self._seen[(game_id, sight)] = [*kept, latest]  # a few per reader: memory stays small however long the game
         return latest.clashes_for(sight)
 
     def fold_at(self, game_id: str, seq: int | None = None, trusted: bool = True, official: bool = False) -> Fold:

@@ -49,11 +49,12 @@ def assert_no_password(*texts: str) -> None:
 
 
 def run(caplog: pytest.LogCaptureFixture, *args: str) -> tuple[int, str]:
-    """A command as a shell runs it: its exit code and all it says (stdout, stderr, any
-    traceback, the log), checked to hold no piece of the password."""
+    """A command as a shell runs it: its exit code and all it says (stdout and stderr, which
+    `output` holds together in every click this project allows, any traceback, the log),
+    checked to hold no piece of the password."""
     result = CliRunner().invoke(main, list(args))
     crashed = "" if result.exception is None or isinstance(result.exception, SystemExit) else "".join(traceback.format_exception(*result.exc_info))
-    assert_no_password(result.stdout, result.stderr, crashed, caplog.text)
+    assert_no_password(result.output, crashed, caplog.text)
     assert not crashed, crashed  # a refusal in words, never a traceback
     return result.exit_code, result.output
 

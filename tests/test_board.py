@@ -85,6 +85,7 @@ def test_the_board_and_the_shared_result_tell_exactly_what_a_spectator_is_told(c
         # Over, but the host has not revealed: no standings, no image, no preview of the result.
         assert 'aria-label="Final standings"' not in board and 'aria-label="Endstand"' not in board
         assert shared.status_code == 404 and "not revealed" in shared.get_data(as_text=True)
+        assert stranger.get(f"/g/{game_id}/result.png").status_code == 404  # nor as a PNG
         assert 'property="og:image"' not in page(host, f"/g/{game_id}/result")  # the host sees every secret; the preview does not
         assert 'id="share"' not in page(host, f"/g/{game_id}/result")
         assert host.post(f"/api/games/{game_id}/reveal", headers=bearer(host_token)).status_code == 200
@@ -108,9 +109,11 @@ def test_the_board_and_the_shared_result_tell_exactly_what_a_spectator_is_told(c
     assert standings is not None
     assert [re.findall(r"<strong>(.*?)</strong>", tier) for tier in re.findall(r"<li[^>]*>(.*?)</li>", standings.group(1))] == told["ranking"]
     result_page = page(stranger, f"/g/{game_id}/result")
-    assert f'<meta property="og:image" content="http://localhost/g/{game_id}/result.svg">' in result_page
+    assert f'<meta property="og:image" content="http://localhost/g/{game_id}/result.png">' in result_page  # previews show no SVG
+    preview = stranger.get(f"/g/{game_id}/result.png")
+    assert preview.status_code == 200 and preview.mimetype == "image/png"
     assert re.search(r'<meta property="og:title" content="[^"]+">', result_page) and 'property="og:description"' in result_page
-    assert f'href="/g/{game_id}/result.svg" download=' in result_page
+    assert f'href="/g/{game_id}/result.png" download=' in result_page
 
 
 def test_an_early_end_names_no_winner_on_the_board_nor_in_the_image(client: FlaskClient) -> None:
@@ -152,7 +155,7 @@ def test_the_host_page_opens_the_board_by_qr_and_bad_addresses_are_404s(client: 
     host_page = page(client, f"/g/{game_id}/host")
     assert f'<a href="http://localhost/g/{game_id}/board">' in host_page and host_page.count("<svg") == 2  # the join QR and the board's
     assert client.get("/g/nosuchgame/board").status_code == 404
-    assert client.get("/g/nosuchgame/result.svg").status_code == 404
+    assert client.get("/g/nosuchgame/result.svg").status_code == client.get("/g/nosuchgame/result.png").status_code == 404
     not_over = client.get(f"/g/{game_id}/result.svg")
     assert not_over.status_code == 404 and "not over" in not_over.get_data(as_text=True)
     assert client.get(f"/g/{game_id}/board/live?after=banana").status_code == 200  # a bad seq is the start

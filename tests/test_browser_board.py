@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from test_browser import ARTIFACTS, OPEN_PHONES, WAKE_LOCK_SPY, api, browser, phones_put_away, server, shot, wait_until  # noqa: F401 (fixtures)
@@ -118,14 +119,17 @@ def test_the_end_on_the_board_and_the_result_shared_from_a_phone(server: str, br
     assert phone.evaluate("typeof navigator.share") == "undefined"
     with phone.expect_download() as download:
         share.click()
-    image = Path(download.value.path()).read_text(encoding="utf-8")
-    assert download.value.suggested_filename == f"ftw-{game_id}.svg"
-    assert all(name in image for name in ("Anna", "Ben", "Cem")) and all(f"{name} ({score})" in image for name, score in told["scores"].items())
+    assert download.value.suggested_filename == f"ftw-{game_id}.png"
+    with Image.open(download.value.path()) as image:
+        assert (image.format, image.size) == ("PNG", (1200, 630))
+    fetched = phone.evaluate("fetch(document.getElementById('share').href).then(a => a.arrayBuffer()).then(b => Array.from(new Uint8Array(b)))")
+    assert Path(download.value.path()).read_bytes() == bytes(fetched)  # the server's card, as this phone is told it
+    download.value.save_as(ARTIFACTS / f"result-image-{language}.png")  # what the phone shares
     assert serious(phone) == []
     shot(phone, f"result-share-phone-{language}")
-    viewer = browser.new_page(viewport={"width": 1200, "height": 630}, locale="de-DE" if language == "de" else "en-GB")  # the image itself
+    viewer = browser.new_page(viewport={"width": 1200, "height": 630}, locale="de-DE" if language == "de" else "en-GB")  # the same card as an SVG
     viewer.goto(f"{server}/g/{game_id}/result.svg")
-    viewer.screenshot(path=str(ARTIFACTS / f"result-image-{language}.png"))
+    viewer.screenshot(path=str(ARTIFACTS / f"result-image-svg-{language}.png"))
     viewer.close()
 
 

@@ -132,8 +132,7 @@ def ben_raises(page: Page) -> None:
 
 
 def ben_lays_higher(page: Page) -> None:
-    page.locator("form:has(input[value=high]) label.pick", has_text="20").click()
-    page.locator("form:has(input[value=high]) button.primary").click()
+    page.locator("form:has(input[value=high]) button[name=card][value='20']").click()
 
 
 # Each game: its seats, what the table logs before Ben's turn (through the API), and Ben's move on his phone.

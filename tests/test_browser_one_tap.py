@@ -15,7 +15,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from one_tap import OneTap
-from test_browser import ARTIFACTS, api, assert_beat_in_sight, browser, new_table, phones_put_away, server, shot, token_of  # noqa: F401 (fixtures)
+from test_browser import (ARTIFACTS, OPEN_PHONES, PHONE, api, assert_beat_in_sight, browser, new_table, phones_put_away, server, shot,  # noqa: F401 (fixtures)
+                          token_of)
 from test_browser_at_the_table import assert_accessible, speak
 
 pytestmark = pytest.mark.browser
@@ -48,17 +49,42 @@ def eotm_bid(page: Page, event: dict[str, Any]) -> int:
     return 1
 
 
-def ftw_card(page: Page, kind: str, event: dict[str, Any]) -> int:
-    form = page.locator(f"form:has(input[name=type][value={kind}])")
+def ftw_high(page: Page, event: dict[str, Any]) -> int:
+    """One tap: the card."""
+    page.locator(f"form:has(input[name=type][value=high]) button[name=card][value='{event['card']}']").click()
+    return 1
+
+
+def ftw_low(page: Page, event: dict[str, Any]) -> int:
+    """One tap, the card, when the pile card taken is the top one (chosen already); another is tapped first."""
+    form = page.locator("form:has(input[name=type][value=low])")
+    taps = 1
+    if not form.locator(f"input[name=take][value='{event['take']}']").is_checked():
+        form.locator("label.pick", has=page.locator(f"input[value='{event['take']}']")).click()
+        taps += 1
+    form.locator(f"button[name=card][value='{event['card']}']").click()
+    return taps
+
+
+def ftw_boost(page: Page, event: dict[str, Any]) -> int:
+    """The card, each helper, then Boost."""
+    form = page.locator("form:has(input[name=type][value=boost])")
     form.locator(".grid label.pick", has_text=str(event["card"])).get_by_text(str(event["card"]), exact=True).click()
-    taps = 2
-    if kind == "low" and not form.locator(f"input[name=take][value='{event['take']}']").is_checked():
-        form.get_by_role("radiogroup").last.locator("label.pick", has=page.locator(f"input[value='{event['take']}']")).click()
-        taps += 1
-    for helper in event.get("helpers", []):
+    for helper in event["helpers"]:
         form.locator(f"input[name=helpers][value='{helper}']").check()
-        taps += 1
     form.locator("button.primary").click()
+    return 2 + len(event["helpers"])
+
+
+def ftw_one_tap_moves(events: list[dict[str, Any]]) -> dict[str, list[int]]:
+    """The taps a high and a low should take: one, the card; a low that takes another card than
+    the top one (the card laid last: a low empties the pile) taps that card first."""
+    taps: dict[str, list[int]] = {"high": [], "low": []}
+    top = None
+    for event in events:
+        if event["type"] in taps:
+            taps[event["type"]].append(2 if event["type"] == "low" and event["take"] != top else 1)
+        top = event["card"] if event["type"] in ("high", "boost") else top
     return taps
 
 
@@ -74,8 +100,7 @@ def ftw_reveal(page: Page, event: dict[str, Any]) -> int:
 WALKS: dict[str, tuple[str, int, dict[str, Callable[[Page, dict[str, Any]], int]]]] = {
     "karriere-poker": ("karriere-poker-4-players", 79, {"play": kp_play, "pass": bar_pass}),
     "employee-of-the-month": ("employee-of-the-month-3-players", 45, {"bid": eotm_bid, "pass": bar_pass}),
-    "ftw": ("ftw-3-players", 46, {"high": lambda page, e: ftw_card(page, "high", e), "low": lambda page, e: ftw_card(page, "low", e),
-                                   "boost": lambda page, e: ftw_card(page, "boost", e), "reveal": ftw_reveal}),
+    "ftw": ("ftw-3-players", 46, {"high": ftw_high, "low": ftw_low, "boost": ftw_boost, "reveal": ftw_reveal}),
 }
 
 
@@ -114,5 +139,44 @@ def test_when_the_turn_comes_what_to_beat_and_the_first_control_are_in_one_scree
         shot(page, f"one-tap-game-over-{language}")
     assert_accessible(page)
     figures = walk.save()
+    if game == "ftw":  # a high is one tap, and so is a low that takes the top card
+        assert {move: walk.taps[move] for move in ("high", "low")} == ftw_one_tap_moves(events), figures["taps per move"]
     assert walk.share() >= 0.95, figures
     assert max(count for counts in walk.taps.values() for count in counts) <= 3, figures["taps per move"]
+
+
+def test_without_javascript_enter_lays_the_typed_ftw_card_and_a_card_button_its_own(server: str, browser: Browser) -> None:
+    """The FTW?! forms post as plain forms too: Enter in the typed field presses no card button."""
+    host, phones = new_table(browser, server, "ftw", ["Anna", "Ben", "Cem"], ("Anna", "Ben"))
+    game_id = host.url.split("/g/")[1].split("/")[0]
+    plain: dict[str, Page] = {}
+    for name, page in phones.items():  # the same seats, on phones without JavaScript
+        context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+        OPEN_PHONES.append(context)
+        context.add_cookies(page.context.cookies())
+        plain[name] = context.new_page()
+        plain[name].goto(page.url)
+    # Anna types 30 and presses Enter: her 30 is laid, not the first card button's 1.
+    plain["Anna"].fill("#high-card", "30")
+    plain["Anna"].press("#high-card", "Enter")
+    expect(plain["Anna"].locator("#table")).to_have_attribute("data-seq", "1")
+    # Ben taps his 33: one tap.
+    plain["Ben"].reload()
+    plain["Ben"].locator("form:has(input[value=high]) button[name=card][value='33']").click()
+    expect(plain["Ben"].locator("#table")).to_have_attribute("data-seq", "2")
+    events = api(server, f"/api/games/{game_id}/events", token_of(host))["events"]
+    assert [(e["seat"], e["type"], e["card"], e["violation"]) for e in events] == [(0, "high", 30, None), (1, "high", 33, None)]
+
+
+def test_an_ftw_card_button_tapped_offline_waits_on_the_phone_and_is_laid_when_back(server: str, browser: Browser) -> None:
+    host, phones = new_table(browser, server, "ftw", ["Anna", "Ben", "Cem"], ("Anna",))
+    anna = phones["Anna"]
+    game_id = host.url.split("/g/")[1].split("/")[0]
+    # Offline, Anna taps her 12: the card button's value waits with the move, and goes out when she is back.
+    anna.context.set_offline(True)
+    anna.locator("form:has(input[value=high]) button[name=card][value='12']").click()
+    expect(anna.locator("#outbox-status")).to_contain_text("Waiting to send: 1", timeout=8000)
+    anna.context.set_offline(False)
+    expect(anna.locator("#table")).to_have_attribute("data-seq", "1", timeout=20000)
+    events = api(server, f"/api/games/{game_id}/events", token_of(host))["events"]
+    assert [(e["seat"], e["type"], e["card"]) for e in events] == [(0, "high", 12)]

@@ -94,13 +94,15 @@ def test_a_boutique_no_team_owns_is_a_format_error_naming_the_line(event: str) -
 
 def test_every_template_and_script_goes_into_the_wheel() -> None:
     """`pip install .` (the README's first command) ships only what package-data names: a
-    template of another kind (the shared result is an SVG) would be a 500 on an installed app."""
+    template of another kind (the shared result is an SVG) would be a 500 on an installed app,
+    and so would the font of its PNG."""
     import fnmatch
     import tomllib
 
     root = Path(__file__).resolve().parent.parent
     data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]
-    for folder, patterns in (("templates", data["referee.templates"]), ("referee/web/static", [p.removeprefix("static/") for p in data["referee.web"] if p.startswith("static/")])):
+    web = {folder: [p.removeprefix(f"{folder}/") for p in data["referee.web"] if p.startswith(f"{folder}/")] for folder in ("static", "fonts")}
+    for folder, patterns in (("templates", data["referee.templates"]), *((f"referee/web/{folder}", patterns) for folder, patterns in web.items())):
         for path in (root / folder).rglob("*"):
             name = path.relative_to(root / folder).as_posix()
             if path.is_file():

@@ -12,6 +12,7 @@ import pytest
 from conftest import EVENTS_DIR
 from flask import Flask
 from flask.testing import FlaskClient
+from werkzeug.datastructures import MultiDict
 
 from kp_helpers import finish_game
 
@@ -424,3 +425,20 @@ def test_no_bid_sends_no_bid_whatever_price_was_tapped(client: FlaskClient) -> N
     assert client.get(f"/api/games/{game_id}/events").json["events"][-1]["bids"] == {}
     log(client, game_id, type="bid", seat=2, **{"bids.red-3": "3"})
     assert client.get(f"/api/games/{game_id}/events").json["events"][-1]["bids"] == {"red-3": 3}
+
+
+def test_an_ftw_card_is_laid_in_one_tap_on_its_button_though_the_typed_field_beside_it_is_empty(client: FlaskClient) -> None:
+    # htmx sends the form's fields, the empty "other" among them, then the card button tapped.
+    game_id = new_game(client, "ftw", ["Anna", "Ben"])
+    high = client.get(f"/g/{game_id}").get_data(as_text=True)
+    assert '<button name="card" value="12" class="pick">12</button>' in high
+    tapped = [("type", "high"), ("seat", "0"), ("card", ""), ("card", "12")]
+    client.post(f"/g/{game_id}/log", data=MultiDict(tapped), headers={"HX-Request": "true"})
+    # Ben's low: the card to take stands before his cards, the top card chosen, so one tap on his 5 is the move.
+    low = client.get(f"/g/{game_id}").get_data(as_text=True).split('value="low"')[1]
+    assert low.index('name="take" value="12" checked') < low.index('<button name="card" value="5" class="pick">5</button>')
+    tapped = [("type", "low"), ("seat", "1"), ("take", "12"), ("card", ""), ("card", "5")]
+    client.post(f"/g/{game_id}/log", data=MultiDict(tapped), headers={"HX-Request": "true"})
+    events = client.get(f"/api/games/{game_id}/events").json["events"]
+    assert [(e["type"], e["seat"], e["card"], e.get("take")) for e in events] == [("high", 0, 12, None), ("low", 1, 5, 12)]
+    assert [e["violation"] for e in events] == [None, None]

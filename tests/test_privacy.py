@@ -8,7 +8,7 @@ clashes, voids and the host's rulings are all in play). Another seat, a spectato
 the game's group who holds no seat (membership never widens sight) read the game after the
 moves: the JSON state and events, the long-poll, the answer to their own moves, and the
 pages (table, history, a history step, scores, and the table's own screen, its board, with its
-long-poll and the result image to share). Their two transcripts must be equal,
+long-poll and the result image to share, SVG and PNG). Their two transcripts must be equal,
 byte for byte once the game ids are named alike. Each property runs twice, half its
 examples each: once with a host who plays no seat (trusted with everything), once with a
 host who plays the observing seat (a host who plays is a player): then the host's phone
@@ -130,10 +130,11 @@ class Twins:
                 if pages:
                     paths += [f"/g/{game_id}", f"/g/{game_id}/history", f"/g/{game_id}/history?at={max(self.seq - 1, 0)}", f"/g/{game_id}/result",
                               f"/g/{game_id}/live?after={self.seq}", f"/api/games/{game_id}/record",
-                              f"/g/{game_id}/board", f"/g/{game_id}/board/live?after={self.seq}", f"/g/{game_id}/result.svg"]
+                              f"/g/{game_id}/board", f"/g/{game_id}/board/live?after={self.seq}", f"/g/{game_id}/result.svg", f"/g/{game_id}/result.png"]
                 for path in paths:
                     answer = client.get(path, headers=headers if path.startswith("/api/") else {})
-                    self.said(twin, f"{role} {path.replace(game_id, 'GAME')}", f"{answer.status_code} {answer.get_data(as_text=True)}")
+                    said = answer.get_data().hex() if answer.mimetype == "image/png" else answer.get_data(as_text=True)  # the PNG byte for byte
+                    self.said(twin, f"{role} {path.replace(game_id, 'GAME')}", f"{answer.status_code} {said}")
 
     def change_phones(self, kind: str, seat: int) -> None:
         """A seat changes phones in both twins: the host hands it on (`handover`, over the

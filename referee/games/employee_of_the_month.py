@@ -374,8 +374,22 @@ class EmployeeOfTheMonth(Game[State]):
         }
 
     def house_view(self, view: dict[str, Any], off: frozenset[str]) -> dict[str, Any]:
-        """With `eotm.bid.higher` off any row card may be bid (a lower one becomes the high bid)."""
-        return {**view, "biddable": view["row"]} if "eotm.bid.higher" in off else view
+        """The controls a rule off gives back; every other rule off hides nothing.
+
+        eotm.bid.higher        every row card is offered to bid (a lower one becomes the high bid)
+        eotm.turn              every seat's phone bids and passes in an auction, also after
+                               passing (`may_act`)
+        eotm.start             nothing given back: the start is offered once (a move before it has no meaning)
+        eotm.reveal.missing, eotm.bid.row: nothing: such a bid has no meaning (DESIGN)
+        eotm.reveal.unexpected nothing given back: the next prize is revealed between auctions
+        eotm.card.range, eotm.deck.supply: nothing: the pickers offer every card of each deck
+        """
+        view = dict(view)
+        if "eotm.bid.higher" in off:
+            view["biddable"] = view["row"]
+        if "eotm.turn" in off and view["phase"] == "auction":
+            view["may_act"], view["legal"] = list(view["holdings"]), ["bid", "pass"]
+        return view
 
     def explain(self, state: State, applied: Sequence[Event]) -> dict[str, list[dict[str, Any]]]:
         return explain_majority(state, applied)

@@ -399,10 +399,9 @@ class Ftw(Game[State]):
     def view(self, state: State, seat: int | None, outcome: Outcome | None = None) -> dict[str, Any]:
         names = state.names
         phase = "over" if state.over or outcome else "reveal" if state.revealing else "play"
+        moves = ["high", "low", "boost"] if state.pile else ["high"]  # what the pile allows, whoever moves
         if phase == "play":
-            legal = ["high", "low", "boost"] if state.pile else ["high"]
-            if seat is not None and seat != state.turn:
-                legal = []
+            legal = moves if seat is None or seat == state.turn else []
         elif phase == "reveal":
             legal = ["reveal"] if seat is None or state.revealed[seat] is None else []
         else:
@@ -422,11 +421,44 @@ class Ftw(Game[State]):
             "revealed": {names[s]: list(h) for s, h in enumerate(state.revealed) if h is not None},
             "totals": self._totals(state),
             "card_range": card_range(state.seat_count),
+            "moves": moves if phase == "play" else [],
         }
         if seat is not None:
             hand = state.hands[seat]
             view["hand"] = sorted(hand) if hand is not None else None
             view["known"] = sorted(state.known(seat))
+        return {**view, **self._chips(view, frozenset())}
+
+    @staticmethod
+    def _chips(view: dict[str, Any], off: frozenset[str]) -> dict[str, list[int]]:
+        """The cards each move's grid offers: the seat's logged hand (else every card), above
+        the top card for a high and below it for a low or boost, unless the table turned that
+        rule off (the field to type a card takes any)."""
+        mine, top = view.get("hand") or range(1, view["card_range"] + 1), view["top"]
+        return {"high_cards": [c for c in mine if top is None or c > top or "ftw.high.not-higher" in off],
+                "low_cards": [c for c in mine if top is None or c < top or "ftw.low.not-lower" in off]}
+
+    def house_view(self, view: dict[str, Any], off: frozenset[str]) -> dict[str, Any]:
+        """The controls a rule off gives back; every other rule off hides nothing.
+
+        ftw.turn            every seat's phone plays while the round is played (`may_act`;
+                            in the reveal phase no move is offered: the round is over)
+        ftw.high.not-higher the high grid offers every card, not only those above the top
+        ftw.low.not-lower   the low and boost grids offer every card, not only those below it
+        ftw.low.empty       Boost on an empty pile (a low there takes nothing: no meaning)
+        ftw.card.seen, ftw.hand.cards, ftw.reveal.count, ftw.reveal.known, ftw.boost.sum:
+                            nothing: the typed field takes any card, a reveal any list
+        ftw.card.range      nothing given back: the typed field stops at the range's top
+        ftw.low.take        nothing given back: a low takes a card of the pile
+        ftw.boost.helper    nothing given back: a boost ticks the seat's own helpers
+        ftw.reveal.twice    nothing given back: a hand is revealed once, when the round ends
+        """
+        view = {**view, **self._chips(view, off)}
+        if "ftw.low.empty" in off and view["moves"] == ["high"]:
+            view["moves"] = ["high", "boost"]
+            view["legal"] = view["moves"] if view["legal"] else []
+        if "ftw.turn" in off and view["phase"] == "play":
+            view["may_act"], view["legal"] = list(view["sizes"]), view["moves"]
         return view
 
     def explain(self, state: State, applied: Sequence[Event]) -> dict[str, list[dict[str, Any]]]:

@@ -751,6 +751,10 @@ class KarrierePoker(Game[State]):
             else [],
             "positions": {names[s]: self._position(state, s) for s in range(len(names))} if state.rank else {},
             "round_won_by": None if state.round_won_by is None or not state.playing else names[state.round_won_by],
+            # Who the deal form offers as dealer: anyone in game 1; from game 2 the Tellerwäscher deals by rule.
+            "dealers": list(names) if phase == "deal" and not state.finished else [],
+            # Who leads once the exchanges are made (a table that does not wait for them lets him lead now).
+            "leader": names[state.leader] if phase == "exchange" and state.leader is not None else None,
         }
         hand = state.hand(seat) if seat is not None and state.playing else None
         if hand is not None:
@@ -758,10 +762,36 @@ class KarrierePoker(Game[State]):
         return view
 
     def house_view(self, view: dict[str, Any], off: frozenset[str]) -> dict[str, Any]:
-        """With `kp.lead.pass` off the starting player may pass: Pass at a lead (it hands
-        nothing on: a pass before the lead has no meaning, DESIGN)."""
-        if "kp.lead.pass" in off and view["phase"] == "lead" and "play" in view["legal"]:
-            return {**view, "legal": [*view["legal"], "pass"]}
+        """The controls a rule off gives back; every other rule off hides nothing.
+
+        kp.deal.dealer      from game 2 the deal names any dealer (a deal within a game, which
+                            deals it anew, keeps no button: no table redeals by a tap)
+        kp.exchange.count   each exchange picks its count
+        kp.exchange.missing the leader leads while exchanges are missing
+        kp.turn             every seat holding cards plays and passes (`may_act`)
+        kp.lead.pass        Pass at a lead (it hands nothing on: DESIGN, no meaning)
+        kp.deal.missing     nothing: a move before the deal has no meaning
+        kp.exchange.pair    nothing given back: a phone gives only along the pairs (another
+                            exchange goes through the API)
+        kp.exchange.cards   nothing: the phone gives by count, never names the cards
+        kp.play.mixed       nothing given back: a play taps one number (and jokers)
+        kp.raise.count, kp.raise.higher, kp.hand.size, kp.deck.supply, kp.hand.cards:
+                            nothing: any number, any count up to 8
+        kp.hand.deal        nothing: the hand form is always offered
+        """
+        view, phase = dict(view), view["phase"]
+        if "kp.deal.dealer" in off and phase == "deal":
+            view["dealers"] = view["order"]
+        if "kp.exchange.count" in off:
+            view["exchange_counts"] = list(range(1, HAND_SIZE + 1))
+        if "kp.exchange.missing" in off and view["leader"] is not None:
+            view["turn"] = view["leader"]
+        if "kp.turn" in off and view["turn"] is not None:
+            view["may_act"] = [name for name in view["order"] if view["sizes"].get(name)]
+            if phase in ("lead", "raise"):
+                view["legal"] = ["play"] if phase == "lead" else ["play", "pass"]
+        if "kp.lead.pass" in off and phase == "lead" and "play" in view["legal"]:
+            view["legal"] = [*view["legal"], "pass"]
         return view
 
     def result(self, state: State, outcome: Outcome | None = None) -> Result:

@@ -836,6 +836,8 @@ class LadiesAndGentlemen(Game[State]):
             "settled": sorted(state.settled),
             "paid": {names[g]: {"lady": state.paid_lady.get(g, 0), "courtesan": state.paid_courtesan.get(g, 0)} for g in state.gentlemen},
             "done": [names[g] for g in sorted(state.done)],
+            # Whose bills the phones offer: the gentlemen not done, once the courtesan has handed on every card.
+            "billing": [] if state.to_give() else [names[g] for g in state.gentlemen if g not in state.done],
             "returned": [c.name for c in state.cards.values() if c.place == "returned-to-courtesan"],
             "wardrobes": {names[s]: [self._card_json(state, c) for c in state.cards.values() if c.place == "paid" and c.shopper == s]
                           for s in state.shoppers},
@@ -846,6 +848,9 @@ class LadiesAndGentlemen(Game[State]):
                        for b, cards in state.seen.items()},
             "window_free": {names[g]: state.boutique_of(g) not in state.visits.values() for g in state.gentlemen},
         }
+        # Who may take or pass in her boutique now: alone there, or on her turn, until she passes.
+        view["may_take"] = [name for name, b in view["visits"].items() if phase == "shopping" and name not in view["boutiques"][b]["passed"]
+                            and view["boutiques"][b]["turn"] in (None, name)]
         if over:
             view["money"] = {names[g]: state.money[g] for g in state.gentlemen if state.money[g] is not None}
         elif seat is not None and seat != state.courtesan:
@@ -854,8 +859,26 @@ class LadiesAndGentlemen(Game[State]):
         return view
 
     def house_view(self, view: dict[str, Any], off: frozenset[str]) -> dict[str, Any]:
-        """With `lg.bill.defer` off a courtesan's card may be deferred: Defer on her cards too."""
-        return {**view, "defer_courtesan": True} if "lg.bill.defer" in off else view
+        """The controls a rule off gives back; every other rule off hides nothing.
+
+        lg.bill.defer    Defer on the courtesan's cards too
+        lg.take.order    every shopper in a boutique takes and passes, out of turn and after passing
+        lg.phase         a gentleman's bills before the courtesan's last give, and after his
+                         Done (the other phase-bound forms stay in their phases: a table that
+                         plays out of phase logs it from the host's phone or the API)
+        lg.role, lg.number, lg.visit, lg.take.servant, lg.bill.card, lg.bill.discount,
+        lg.keep, lg.gossip: nothing given back: each form is its role's, on the cards the
+                         day put before it (typed names and any number reach the API)
+        lg.bill.ratio, lg.money.short: nothing: Pay is offered whatever was paid
+        """
+        view = dict(view)
+        if "lg.bill.defer" in off:
+            view["defer_courtesan"] = True
+        if "lg.take.order" in off:
+            view["may_take"] = list(view["visits"]) if view["phase"] == "shopping" else []
+        if "lg.phase" in off:
+            view["billing"] = [team["gentleman"] for team in view["teams"]]
+        return view
 
     def _card_json(self, state: State, card: Card) -> dict[str, Any]:
         return {"name": card.name, "kind": card.kind, "price": card.price, "stars": card.stars,

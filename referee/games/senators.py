@@ -868,9 +868,13 @@ class Senators(Game[State]):
         if isinstance(action, Auction):
             view["auction"] = {"cards": list(action.cards), "next_bidder": names[action.bidders[0]] if action.bidders else None,
                                "high": {c: {"price": p, "bidder": names[b]} for c, (p, b) in action.high.items()},
+                               # The lowest price a bid on each card may name: above its highest bid.
+                               "least": {c: action.high[c][0] + 1 if c in action.high else 1 for c in action.cards},
                                "open": action.open_decisions}
         if isinstance(action, Blackmail):
             view["blackmail"] = {"demanded": [names[s] for s in sorted(action.demanded)],
+                                 # Whose face-up cards a demand may name: the others still in the game, once each.
+                                 "targets": [names[s] for s in range(state.seat_count) if s != state.active and s not in action.demanded and state.alive(s)],
                                  "pending": None if action.pending is None else {"target": names[action.pending[0]], "card": action.pending[1], "price": action.pending[2]}}
         if isinstance(action, CashIn):
             view["cash_in"] = {"casher": None if action.casher is None else names[action.casher],
@@ -883,6 +887,29 @@ class Senators(Game[State]):
             view["my_money"] = state.money[seat]
             view["my_cards"] = own
             view["my_sets"] = [{"cards": list(c), "payout": p} for c, p in self.sets_in(own)]
+        return view
+
+    def house_view(self, view: dict[str, Any], off: frozenset[str]) -> dict[str, Any]:
+        """The controls a rule off gives back; every other rule off hides nothing.
+
+        sen.bid.higher    a bid's prices start at 1, whatever the highest bid
+        sen.demand.twice  a demand may name a player asked before in this blackmail
+        sen.eliminated, sen.turn, sen.action.order: nothing given back: each phase's forms are
+                          the acting seat's (the host logs for anyone); a move out of turn or
+                          phase goes through the host's phone or the API
+        sen.senators.none nothing given back: a seat without senators is out (sen.eliminated)
+        sen.auction.cards, sen.card.unknown, sen.card.owner, sen.set.invalid: nothing: the
+                          cards can be typed
+        sen.bid.card, sen.decide.card: nothing given back: a bid or decision names the
+                          auction's cards
+        sen.money.short   nothing: no control counts money
+        """
+        view = dict(view)
+        if "sen.bid.higher" in off and "auction" in view:
+            view["auction"] = {**view["auction"], "least": dict.fromkeys(view["auction"]["least"], 1)}
+        if "sen.demand.twice" in off and "blackmail" in view:
+            targets = [*view["blackmail"]["targets"], *view["blackmail"]["demanded"]]
+            view["blackmail"] = {**view["blackmail"], "targets": [name for name in view["senators"] if name in targets]}
         return view
 
     def explain(self, state: State, applied: Sequence[Event]) -> dict[str, list[dict[str, Any]]]:

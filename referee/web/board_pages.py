@@ -3,9 +3,9 @@
 The board (`/g/<id>/board`) is the tablet or TV in the middle of the table: the public
 state large and live. It is a reader told exactly what a spectator is told, whoever opens
 it: a host's or a seat's cookie is never read here, so a phone lent to the board shows no
-secret of its own. The shared result (an SVG image, and the Open Graph tags of the public
-result page that point to it) is likewise the spectator's: it exists only once a
-spectator may see the result (the end, and the host's reveal where a game has secrets).
+secret of its own. The shared result (an image, PNG and SVG, and the Open Graph tags of
+the public result page that point to the PNG) is likewise the spectator's: it exists only
+once a spectator may see the result (the end, and the host's reveal where a game has secrets).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from ..games.base import places
 from ..replay import Fold, result_hidden
 from . import CLIENT_GONE, referee, sight_of
 from .pages import end_sentence, fold_of, public_url, seq_arg, table_context
+from .share_image import Card, card, png, row_step
 from .words import day
 
 bp = Blueprint("boards", __name__)
@@ -71,18 +72,30 @@ def shared_result(game_id: str, fold: Fold) -> dict[str, Any] | None:
         "title": title, "game": fold.game.title, "date": date, "players": players, "winner": winner,
         "standings": standings, "end": end_sentence(fold, sight),
         "description": " · ".join(part for part in (fold.game.title if title != fold.game.title else "", winner, players, date) if part),
-        "image": public_url("boards.result_image", game_id=game_id), "url": public_url("pages.result", game_id=game_id),
-        "file": f"{fold.header.game}-{game_id}.svg",
+        "image": public_url("boards.result_png", game_id=game_id), "url": public_url("pages.result", game_id=game_id),
+        "file": f"{fold.header.game}-{game_id}.png",
     }
 
 
-@bp.get("/g/<game_id>/result.svg")
-def result_image(game_id: str) -> Response:
-    """The final standings as an image to share: game, date, players, scores, winner."""
+def shared_card(game_id: str) -> Card:
+    """What the image of the final standings says (game, date, players, scores, winner), or a 404."""
     shared = shared_result(game_id, fold_of(game_id))
     if shared is None:
         abort(404, "There is no result to share yet: the game is not over, or the host has not revealed its secrets.")
-    return Response(render_template("result.svg", **shared), mimetype="image/svg+xml")
+    return card(shared)
+
+
+@bp.get("/g/<game_id>/result.png")
+def result_png(game_id: str) -> Response:
+    """The final standings as a PNG: the link preview's image and the file the share sheet shares."""
+    return Response(png(shared_card(game_id)), mimetype="image/png")
+
+
+@bp.get("/g/<game_id>/result.svg")
+def result_svg(game_id: str) -> Response:
+    """The final standings as an SVG, the same card drawn by the browser, sharp at any size."""
+    shown = shared_card(game_id)
+    return Response(render_template("result.svg", card=shown, step=row_step(shown)), mimetype="image/svg+xml")
 
 
 bp.add_app_template_global(public_url)  # links for other phones and screens: the host page's QR of the board, og:url

@@ -533,7 +533,9 @@ def event_from_form(fold: Fold, form: Any, caller: Caller) -> dict[str, Any]:
     body: dict[str, Any] = {"type": kind}
     game = fold.header.game
     for name, field in declared.items():
-        raw = form.get(name, "").strip()
+        # A tapped card button and a typed field may share a name: the first one filled in
+        # counts. htmx sends the pressed button after the fields, so it counts when the field is empty.
+        raw = next((value.strip() for value in form.getlist(name) if value.strip()), "")
         if name == "seat":
             body["seat"] = caller.seat if caller.role == "seat" else form.get("seat", type=int)
         elif name == "cards" and form.get("pick"):
@@ -705,7 +707,9 @@ def charts(game: str, detail: dict[str, Any]) -> list[tuple[str, str]]:
 def line_chart(x_labels: list[str], series: dict[str, list[int | None]] | dict[str, list[int]]) -> str:
     """A small line chart as inline SVG without scripts (pygal), sized for a phone: a row of
     the legend for every two players (none cut off), whole numbers on the axis; a None is a
-    gap (a player who was not in that game). One point is no line: a sentence says it."""
+    gap (a player who was not in that game). One point is no line: a sentence says it. Below
+    it whole labels (pygal would cut a date to "06.03.…"): up to four, else the first, the
+    middle and the last, as many dates as a phone has room for."""
     if len(x_labels) < 2:
         said = " · ".join(f"{name} {values[-1]}" for name, values in series.items() if values and values[-1] is not None)
         return str(Markup('<p class="muted">{}</p>').format(gettext("So far one point (%(label)s): %(values)s. The chart follows from the second.",
@@ -717,12 +721,13 @@ def line_chart(x_labels: list[str], series: dict[str, list[int | None]] | dict[s
     legend_rows = -(-len(series) // 2)
     # pygal makes room for len // 2 legend rows: the last player of an odd count gets his row here.
     chart = pygal.Line(js=[], width=360, height=220 + 32 * legend_rows, show_legend=True, legend_at_bottom=True, legend_at_bottom_columns=2,
-                       margin_bottom=20 + 30 * (len(series) % 2), margin_right=44, show_dots=len(x_labels) <= 40, truncate_legend=-1, style=style)
+                       margin_bottom=20 + 30 * (len(series) % 2), margin_right=44, show_dots=len(x_labels) <= 40, truncate_legend=-1,
+                       truncate_label=-1, x_labels_major_count=3, show_minor_x_labels=len(x_labels) <= 4, style=style)
     points = [v for line in series.values() for v in line if v is not None]
     if points:  # whole numbers only: no axis of fractions for counts of wins
         low, high = min(points), max(points)
         chart.y_labels = list(range(low, high + 1, max(1, -(-(high - low) // 6))))
-    chart.x_labels = x_labels if len(x_labels) <= 20 else [label if i % 10 == 0 else "" for i, label in enumerate(x_labels)]
+    chart.x_labels = x_labels
     for name, values in series.items():
         chart.add(name, values)
     svg: str = chart.render(is_unicode=True, disable_xml_declaration=True)

@@ -1,0 +1,224 @@
+"""A rule the table turned off gives back every button it hid.
+
+Each story plays a table twice, once with the rule off and once playing by it: where it is
+off, the phone shows the control for the move the rule forbade, and the move made with it is
+stored and not flagged; where the rule is played, the control is not there.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from referee.games import GAMES
+from referee.games import karriere_poker as kp
+from referee.record import FORMAT, parse_header
+from kp_helpers import deal, finish_game
+from test_api import Table
+from test_house_rules_and_voids import page_of
+from test_turn_bar import bar_of, table_forms
+
+KP = {"game": "karriere-poker", "seats": ["Anna", "Ben", "Cem", "Dora"]}
+FTW = {"game": "ftw", "seats": ["Anna", "Ben", "Cem"]}
+EOTM = {"game": "employee-of-the-month", "seats": ["Anna", "Ben", "Cem"]}
+SENATORS = {"game": "senators", "seats": ["Anna", "Ben", "Cem"]}
+LG = {"game": "ladies-and-gentlemen", "seats": ["Anna", "Ben", "Cem", "Dora", "Emil"]}  # Emil is the courtesan
+
+
+def table_at(app: Flask, body: dict[str, Any], off: list[str], *moves: dict[str, Any]) -> Table:
+    """A table playing without the rules `off` (none: by every rule), every seat claimed, `moves` logged by the host."""
+    referee = app.extensions["referee"]
+    table = Table.__new__(Table)
+    table.client = app.test_client()
+    header = {"format": FORMAT, **body, "options": {}, **({"house_rules": {"off": off}} if off else {})}
+    table.id = referee.tables.create(parse_header(header, None))
+    table.code, table.host = referee.access.open_table(table.id)
+    table.seats = {seat: table.client.post(f"/api/games/{table.id}/seats/{seat}", json={"code": table.code}).json["token"]
+                   for seat in range(len(body["seats"]))}
+    for move in moves:
+        assert table.log(move).json["violation"] is None, move
+    return table
+
+
+def phone(app: Flask, table: Table, seat: int) -> tuple[FlaskClient, str]:
+    """A seat's phone and the table page it shows."""
+    client = page_of(app, table, table.seats[seat])
+    return client, client.get(f"/g/{table.id}").get_data(as_text=True)
+
+
+def bar(page: str) -> tuple[str, str | None]:
+    """The turn bar's words and its button."""
+    return bar_of(page[page.index('<nav class="turnbar'):])
+
+
+def controls(page: str) -> str:
+    """The part of the page with this phone's controls (under the table, above the bar)."""
+    return page[page.index('<span id="actions">'):page.index('<nav class="turnbar')]
+
+
+def tap(client: FlaskClient, table: Table, page: str, kind: str, **fields: str) -> dict[str, Any]:
+    """Send the phone's form for a move of `kind` with its hidden fields, `fields` filled in;
+    returns the event stored, with the rule it broke (None: none)."""
+    form = next(f for f in re.findall(r"<form .*?</form>", controls(page), re.S) if f'name="type" value="{kind}"' in f)
+    hidden = {name: html.unescape(value) for name, value in re.findall(r'<input type="hidden" name="([\w.]+)" value="([^"]*)"', form)}
+    assert client.post(f"/g/{table.id}/log", data={**hidden, **fields}).status_code in (200, 302)
+    fold = client.application.extensions["referee"].tables.fold(table.id)
+    violation = fold.violation_at(fold.seq)
+    return {**table.events()[-1], "rule": None if violation is None else violation.rule}
+
+
+# --- Karriere Poker ---------------------------------------------------------------------------
+
+
+def test_with_turns_off_ben_plays_while_anna_leads(app: Flask) -> None:
+    table = table_at(app, KP, ["kp.turn"], deal(3))
+    ben, page = phone(app, table, 1)
+    assert "play" in table_forms(page) and bar(page) == ("Anna's turn", "Your move")
+    assert tap(ben, table, page, "play", pick="5", count="1", jokers="0") == {**table.events()[-1], "cards": [5], "seat": 1, "rule": None}
+    strict = table_at(app, KP, [], deal(3))
+    assert "play" not in table_forms(phone(app, strict, 1)[1]) and bar(phone(app, strict, 1)[1]) == ("Anna's turn", None)
+
+
+def second_game() -> list[dict[str, Any]]:
+    """Game 1 dealt by Dora and played out Anna, Ben, Cem, Dora."""
+    game = kp.KarrierePoker()
+    state = game.apply(game.initial(KP["seats"], game.load_options({})), {"seq": 1, **deal(3)})
+    assert isinstance(state, kp.State)
+    return [deal(3), *finish_game(state, [0, 1, 2, 3])]
+
+
+def test_with_any_dealer_allowed_the_deal_of_game_2_names_its_dealer(app: Flask) -> None:
+    table = table_at(app, KP, ["kp.deal.dealer"], *second_game())
+    cem, page = phone(app, table, 2)
+    assert 'name="dealer"' in controls(page) and '<option value="3" selected>Dora</option>' in page  # the Tellerwäscher by default
+    assert tap(cem, table, page, "deal", dealer="1")["rule"] is None and table.events()[-1]["dealer"] == 1
+    strict = table_at(app, KP, [], *second_game())
+    assert 'name="dealer"' not in controls(phone(app, strict, 2)[1])
+
+
+def test_with_any_exchange_count_allowed_dora_picks_how_many_cards_she_gives(app: Flask) -> None:
+    table = table_at(app, KP, ["kp.exchange.count"], *second_game(), deal())
+    dora, page = phone(app, table, 3)
+    assert '<option selected>2</option>' in controls(page) and "Dora gives Anna cards" in page
+    assert tap(dora, table, page, "exchange", count="3") == {**table.events()[-1], "seat": 3, "to": 0, "count": 3, "rule": None}
+    strict = table_at(app, KP, [], *second_game(), deal())
+    page = phone(app, strict, 3)[1]
+    assert 'name="count" value="2"' in controls(page) and "<select" not in controls(page).split("Log my hand")[0]
+
+
+def test_when_play_need_not_wait_for_the_exchange_the_boss_leads_at_once(app: Flask) -> None:
+    table = table_at(app, KP, ["kp.exchange.missing"], *second_game(), deal())
+    anna, page = phone(app, table, 0)
+    assert {"exchange", "play"} <= table_forms(page)
+    assert tap(anna, table, page, "play", pick="7", count="1", jokers="0")["rule"] is None
+    strict = table_at(app, KP, [], *second_game(), deal())
+    assert "play" not in table_forms(phone(app, strict, 0)[1])
+
+
+# --- FTW?! ------------------------------------------------------------------------------------
+
+
+def chips(page: str, kind: str) -> list[int]:
+    """The card buttons of a move's form."""
+    form = next(f for f in re.findall(r"<form .*?</form>", controls(page), re.S) if f'name="type" value="{kind}"' in f)
+    return [int(n) for n in re.findall(r'<button name="card" value="(\d+)"', form)]
+
+
+def test_with_turns_off_in_ftw_cem_lays_a_card_on_annas_turn(app: Flask) -> None:
+    table = table_at(app, FTW, ["ftw.turn"])
+    cem, page = phone(app, table, 2)
+    assert "high" in table_forms(page)
+    assert tap(cem, table, page, "high", card="9")["rule"] is None
+    assert "high" not in table_forms(phone(app, table_at(app, FTW, []), 2)[1])
+
+
+def test_a_high_card_need_not_be_higher_so_every_card_is_offered(app: Flask) -> None:
+    table = table_at(app, FTW, ["ftw.high.not-higher"], {"type": "high", "seat": 0, "card": 20})
+    ben, page = phone(app, table, 1)
+    assert chips(page, "high") == list(range(1, 37))
+    assert tap(ben, table, page, "high", card="3")["rule"] is None
+    strict = table_at(app, FTW, [], {"type": "high", "seat": 0, "card": 20})
+    assert chips(phone(app, strict, 1)[1], "high") == list(range(21, 37))
+
+
+def test_a_low_card_need_not_be_lower_so_every_card_is_offered(app: Flask) -> None:
+    table = table_at(app, FTW, ["ftw.low.not-lower"], {"type": "high", "seat": 0, "card": 20})
+    ben, page = phone(app, table, 1)
+    assert chips(page, "low") == list(range(1, 37))
+    assert tap(ben, table, page, "low", card="30", take="20")["rule"] is None
+    strict = table_at(app, FTW, [], {"type": "high", "seat": 0, "card": 20})
+    assert chips(phone(app, strict, 1)[1], "low") == list(range(1, 20))
+
+
+def test_with_boosts_on_an_empty_pile_allowed_the_view_offers_boost_but_no_low() -> None:
+    game = GAMES["ftw"]
+    view = game.view(game.initial(FTW["seats"], game.load_options({})), 0)
+    assert view["moves"] == ["high"]
+    assert game.house_view(view, frozenset({"ftw.low.empty"}))["moves"] == ["high", "boost"]
+
+
+# --- Employee of the Month, Senators, Ladies & Gentlemen ---------------------------------------
+
+START = {"type": "start", "row": ["colleague-9", "boss-1", "boss-7", "colleague-10", "colleague-4", "boss-10", "colleague-3"],
+         "distrust": 4, "points": "popularity-6"}
+
+
+def test_with_turns_off_in_an_auction_cem_bids_before_anna(app: Flask) -> None:
+    table = table_at(app, EOTM, ["eotm.turn"], START)
+    cem, page = phone(app, table, 2)
+    assert {"bid", "pass"} <= table_forms(page) and bar(page) == ("Anna's turn", "Your move")
+    answer = cem.post(f"/g/{table.id}/log", data={"type": "bid", "card": "boss-7"})  # the bid buttons send the card
+    assert answer.status_code in (200, 302) and table.events()[-1] == {**table.events()[-1], "seat": 2, "card": "boss-7"}
+    assert app.extensions["referee"].tables.fold(table.id).violation_at(2) is None
+    assert "bid" not in table_forms(phone(app, table_at(app, EOTM, [], START), 2)[1])
+
+
+AUCTION = [{"type": "event", "kind": "other"}, {"type": "auction", "seat": 0, "cards": ["red-1", "purple-4", "red-5"]},
+           {"type": "bid", "seat": 1, "bids": {"red-5": 3}}]
+
+
+def test_a_bid_need_not_be_higher_so_prices_start_at_one(app: Flask) -> None:
+    table = table_at(app, SENATORS, ["sen.bid.higher"], *AUCTION)
+    cem, page = phone(app, table, 2)
+    assert 'name="bids.red-5" value="1"' in controls(page)
+    assert tap(cem, table, page, "bid", **{"bids.red-5": "1"}) == {**table.events()[-1], "bids": {"red-5": 1}, "rule": None}
+    page = phone(app, table_at(app, SENATORS, [], *AUCTION), 2)[1]
+    assert 'name="bids.red-5" value="1"' not in controls(page) and 'name="bids.red-5" value="4"' in controls(page)
+
+
+def test_a_blackmailer_may_ask_a_player_twice_when_the_table_allows_it() -> None:
+    game = GAMES["senators"]
+    view = {"senators": {"Anna": 5, "Ben": 5, "Cem": 5}, "blackmail": {"demanded": ["Ben"], "targets": ["Cem"], "pending": None}}
+    assert game.house_view(view, frozenset({"sen.demand.twice"}))["blackmail"]["targets"] == ["Ben", "Cem"]
+    assert game.house_view(view, frozenset({"sen.bid.higher"}))["blackmail"]["targets"] == ["Cem"]
+
+
+SHOPPING = [{"type": "day", "n": 1}, {"type": "number", "seat": 1, "number": 1}, {"type": "number", "seat": 3, "number": 2},
+            {"type": "visit", "seat": 0, "boutique": "team-0"}, {"type": "visit", "seat": 2, "boutique": "team-0"},
+            {"type": "visit", "seat": 4, "boutique": "team-2"}]  # Anna takes first in her own boutique, then Cem
+
+
+def test_with_take_order_off_cem_takes_before_anna_in_her_boutique(app: Flask) -> None:
+    table = table_at(app, LG, ["lg.take.order"], *SHOPPING)
+    cem, page = phone(app, table, 2)
+    assert "take" in table_forms(page)
+    taken = tap(cem, table, page, "take", **{"card.price": "300", "card.stars": "1", "card.kind": "wardrobe"})
+    assert taken["rule"] is None and taken["seat"] == 2 and taken["card"]["price"] == 300
+    assert "take" not in table_forms(phone(app, table_at(app, LG, [], *SHOPPING), 2)[1])
+
+
+EVENING = [*SHOPPING, {"type": "take", "seat": 0, "boutique": "team-0", "card": {"name": "gown-2", "kind": "wardrobe", "price": 500, "stars": 2}},
+           {"type": "pass", "seat": 2, "boutique": "team-0"}, {"type": "pass", "seat": 0, "boutique": "team-0"},
+           {"type": "take", "seat": 4, "boutique": "team-2", "card": {"name": "gown-6", "kind": "wardrobe", "price": 200, "stars": 4}}]
+
+
+def test_out_of_phase_ben_settles_his_bills_before_the_courtesan_hands_on_her_card(app: Flask) -> None:
+    table = table_at(app, LG, ["lg.phase"], *EVENING)
+    ben, page = phone(app, table, 1)
+    assert "bill" in table_forms(page) and 'name="card" value="gown-2"' in controls(page)
+    assert tap(ben, table, page, "bill", choice="return") == {**table.events()[-1], "card": "gown-2", "choice": "return", "rule": None}
+    assert "bill" not in table_forms(phone(app, table_at(app, LG, [], *EVENING), 1)[1])

@@ -42,7 +42,7 @@ from hypothesis import strategies as st
 from referee.web import create_app
 from test_api import Table, bearer
 
-EXAMPLES = int(os.environ.get("PRIVACY_EXAMPLES", "16"))  # per game and backend, half with a host who plays; each reads every page
+EXAMPLES = int(os.environ.get("PRIVACY_EXAMPLES", "16"))  # per game (half on PostgreSQL), half with a host who plays; each reads every page
 RAN: Counter[str] = Counter()  # probe sequences run per game, all of them equal (else the test failed)
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 
@@ -216,7 +216,21 @@ def steps_of(moves: st.SearchStrategy[tuple[int, dict[str, Any]]]) -> st.SearchS
 
 
 HOST_PLAYS = pytest.mark.parametrize("host_plays", [False, True], ids=["host-referee", "host-plays"])
-SLOW = settings(max_examples=(EXAMPLES + 1) // 2, deadline=None, phases=(Phase.explicit, Phase.reuse, Phase.generate), suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+SLOW = settings(deadline=None, phases=(Phase.explicit, Phase.reuse, Phase.generate), suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+PROPERTIES: dict[str, Callable[[int], Any]] = {}  # a game's property test, made for a number of probe sequences
+
+
+def noninterference(**strategies: st.SearchStrategy[Any]) -> Callable[[Callable[..., None]], Any]:
+    """A game's noninterference property over random sequences drawn from `strategies`: here
+    with EXAMPLES sequences, half with a host who plays; test_privacy_on_postgresql makes it
+    again from PROPERTIES with fewer (the pages and the fold are the same code there; only
+    the store differs)."""
+    def decorate(body: Callable[..., None]) -> Any:
+        def property_test(examples: int) -> Any:
+            return HOST_PLAYS(settings(SLOW, max_examples=(examples + 1) // 2)(given(**strategies)(body)))
+        PROPERTIES[body.__name__] = property_test
+        return property_test(EXAMPLES)
+    return decorate
 
 
 # --- Karriere Poker: Anna's recorded hand ------------------------------------------------------
@@ -232,9 +246,7 @@ kp_moves = st.one_of(
 ).map(lambda pair: (pair[0], {**pair[1], "seat": pair[0]}))
 
 
-@HOST_PLAYS
-@SLOW
-@given(steps=steps_of(kp_moves), secrets=st.tuples(kp_hand, kp_hand))
+@noninterference(steps=steps_of(kp_moves), secrets=st.tuples(kp_hand, kp_hand))
 def test_karriere_poker_tells_nobody_else_of_a_recorded_hand(new_database: Callable[[str], str], steps: list[Step], secrets: Any, host_plays: bool) -> None:
     probe("karriere-poker", [("move", (None, {"type": "deal", "dealer": 3})), *steps], 0, secrets,
           {"seats": ["Anna", "Ben", "Cem", "Dora"]}, 1, new_database, host_plays)
@@ -254,9 +266,7 @@ ftw_moves = st.one_of(
 ).map(lambda pair: (pair[0], {**pair[1], "seat": pair[0]}))
 
 
-@HOST_PLAYS
-@SLOW
-@given(steps=steps_of(ftw_moves), secrets=st.tuples(ftw_hand, ftw_hand))
+@noninterference(steps=steps_of(ftw_moves), secrets=st.tuples(ftw_hand, ftw_hand))
 def test_ftw_tells_nobody_else_of_a_recorded_hand(new_database: Callable[[str], str], steps: list[Step], secrets: Any, host_plays: bool) -> None:
     probe("ftw", steps, 0, secrets, {"seats": ["Anna", "Ben", "Cem"]}, 1, new_database, host_plays)
 
@@ -278,9 +288,7 @@ sen_moves = st.one_of(
 ).map(lambda pair: (pair[0], pair[1] if pair[0] is None else {**pair[1], "seat": pair[0]}))
 
 
-@HOST_PLAYS
-@SLOW
-@given(steps=steps_of(sen_moves), secrets=st.tuples(sen_hand, sen_hand))
+@noninterference(steps=steps_of(sen_moves), secrets=st.tuples(sen_hand, sen_hand))
 def test_senators_tells_nobody_else_of_recorded_starting_cards(new_database: Callable[[str], str], steps: list[Step], secrets: Any, host_plays: bool) -> None:
     probe("senators", steps, 0, secrets, {"seats": ["Anna", "Ben", "Cem"]}, 1, new_database, host_plays)
 
@@ -305,9 +313,7 @@ lg_moves = st.one_of(
 ).map(lambda pair: (pair[0], {**pair[1], "seat": pair[0]}))
 
 
-@HOST_PLAYS
-@SLOW
-@given(steps=steps_of(lg_moves), secrets=st.tuples(lg_income, lg_income))
+@noninterference(steps=steps_of(lg_moves), secrets=st.tuples(lg_income, lg_income))
 def test_ladies_and_gentlemen_tell_nobody_outside_the_team_of_its_money(new_database: Callable[[str], str], steps: list[Step], secrets: Any, host_plays: bool) -> None:
     probe("ladies-and-gentlemen", [*LG_SETUP, *steps], 1, secrets, {"seats": ["Anna", "Ben", "Cem", "Dora"]}, 2, new_database, host_plays)
 

@@ -11,7 +11,7 @@ import hashlib
 import hmac
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -98,8 +98,11 @@ class Access:
     `seat_changes`). Each change of who holds a seat is one transaction, and the store's
     unique key on (game, seat) of seat tokens makes a second claim fail in any process."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, sharing: Callable[[str, int], frozenset[int]] | None = None) -> None:
         self.store = store
+        # The seats whose private records a seat's token reads (its team: Game.sharing at the
+        # game's state); without a game's state at hand, the seat alone.
+        self.sharing = sharing or (lambda game_id, seat: frozenset({seat}))
 
     def open_table(self, game_id: str) -> tuple[str, str]:
         """A join code and the host token for a new game."""
@@ -136,12 +139,12 @@ class Access:
     def claim_seat(self, game_id: str, seat: int) -> str:
         """A seat token for a free seat, in one transaction (the store's unique key on the
         seat refuses a second phone, whichever server process it asks); raises SeatTaken."""
-        token = secrets.token_urlsafe(24)
+        token, teams = secrets.token_urlsafe(24), self.teams(game_id)
         try:
             with self.store.transaction():
                 if seat == self.store.host_seat(game_id):
                     raise SeatTaken(f"seat {seat} is played on the host's phone")
-                self._insert_token(game_id, token, "seat", seat, self.blind(game_id, seat))
+                self._insert_token(game_id, token, "seat", seat, self.blind(game_id, seat, teams))
         except self.store.db.IntegrityError:
             raise SeatTaken(f"seat {seat} has been claimed; the host can hand it to a new phone") from None
         return token
@@ -150,10 +153,10 @@ class Access:
         """The host hands a seat to a new phone (the old one is lost): its earlier tokens stop
         working, every phone is told (`seat_changes`), and the new token is `blind` where
         the rule says so."""
-        token = secrets.token_urlsafe(24)
+        token, teams = secrets.token_urlsafe(24), self.teams(game_id)
         with self.store.transaction():
             self._free(game_id, seat, always=True)
-            self._insert_token(game_id, token, "seat", seat, self.blind(game_id, seat))
+            self._insert_token(game_id, token, "seat", seat, self.blind(game_id, seat, teams))
         return token
 
     def free_seat(self, game_id: str, seat: int) -> None:
@@ -174,17 +177,27 @@ class Access:
                 self.store.db.execute("DELETE FROM move_codes WHERE game = ? AND seat = ?", [game_id, seat])
         return played
 
-    def blind(self, game_id: str, seat: int) -> bool:
+    def teams(self, game_id: str) -> list[frozenset[int]]:
+        """Per seat, the seats whose private records its token reads: taken before a
+        transaction (the game's fold is not read while the store is held)."""
+        return [self.sharing(game_id, seat) for seat in range(len(self.store.header(game_id).seats))]
+
+    def blind(self, game_id: str, seat: int, teams: list[frozenset[int]]) -> bool:
         """Whether a new token for `seat` is told no private record until the reveal: the
-        host plays another seat, the seat was handed on (`free_seat`, `hand_on`), and a
-        private record is in the log. The app cannot unlearn those records from its fold,
-        so the new phone is told none (the player holds the real cards): a host who plays
-        can never read another seat's secrets through a token of its own making."""
+        host plays another seat, and either the seat was handed on (`free_seat`, `hand_on`)
+        and a private record is in the log, or the log already holds a private record this
+        token would read and the host's seat does not (a first claim by the join code, which
+        the host knows too). The app cannot unlearn those records from its fold, so the new
+        phone is told none (the player holds the real cards): a host who plays can never
+        read another seat's secrets through a token of its own making."""
         host_seat = self.store.host_seat(game_id)
         if host_seat is None or host_seat == seat:
             return False
         handed, recorded = self._past(game_id, seat)
-        return handed and recorded
+        if handed:
+            return recorded
+        unknown_to_host = teams[seat] - teams[host_seat]
+        return bool(unknown_to_host) and self._recorded(game_id, unknown_to_host)
 
     def fresh(self, game_id: str, seat: int) -> bool:
         """Whether a seat has nothing behind it: never handed on, and no private record of
@@ -195,14 +208,19 @@ class Access:
 
     def _past(self, game_id: str, seat: int) -> tuple[bool, bool]:
         """Whether the seat was handed on; whether the log holds any private record."""
-        private = sorted(self.store.header(game_id).rules.private_events)
         with self.store.lock:
             handed = self.store.db.execute("SELECT 1 FROM seat_changes WHERE game = ? AND seat = ? AND kind = 'handed-on'",
                                            [game_id, seat]).fetchone()
-            recorded = self.store.db.execute(
-                f"SELECT 1 FROM events WHERE game = ? AND json_extract(body, '$.type') IN ({', '.join('?' * len(private))}) LIMIT 1",
-                [game_id, *private]).fetchone()
-        return handed is not None, recorded is not None
+        return handed is not None, self._recorded(game_id)
+
+    def _recorded(self, game_id: str, seats: frozenset[int] | None = None) -> bool:
+        """Whether the log holds a private record (of one of `seats`, where given)."""
+        private = sorted(self.store.header(game_id).rules.private_events)
+        of_seats = f" AND CAST(json_extract(body, '$.seat') AS INTEGER) IN ({', '.join('?' * len(seats))})" if seats else ""
+        with self.store.lock:
+            return self.store.db.execute(
+                f"SELECT 1 FROM events WHERE game = ? AND json_extract(body, '$.type') IN ({', '.join('?' * len(private))}){of_seats} LIMIT 1",
+                [game_id, *private, *sorted(seats or ())]).fetchone() is not None
 
     def move_code(self, game_id: str, caller: Caller) -> str:
         """A one-time code that moves this seat to another phone, keeping everything (valid

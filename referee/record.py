@@ -91,6 +91,14 @@ class HouseRules(Schema):
     off = fields.List(fields.String(), required=True, validate=validate.Length(max=100))
 
 
+def one_line(title: str) -> None:
+    """A title is one line of text: no control character or line break (a share image or
+    a page would break it, an SVG would not parse)."""
+    for char in title:
+        if unicodedata.category(char) in ("Cc", "Zl", "Zp"):
+            raise ValidationError(f"holds {UNSEEN[unicodedata.category(char)]} (U+{ord(char):04X}): a title is one line")
+
+
 class HeaderSchema(Schema):
     format = fields.String(required=True)
     game = fields.String(required=True, validate=validate.OneOf(game_names()))
@@ -99,7 +107,7 @@ class HeaderSchema(Schema):
     )
     options = fields.Dict(keys=fields.String(), load_default=dict)
     house_rules = fields.Nested(HouseRules)
-    title = fields.String(validate=validate.Length(max=200))
+    title = fields.String(validate=[validate.Length(max=200), one_line])
     started_at = fields.String(validate=iso8601)
 
     @validates_schema

@@ -237,6 +237,11 @@ class Tables:
             self._keep(game_id, taken)
             return fold
 
+    def sharing(self, game_id: str, seat: int) -> frozenset[int]:
+        """The seats whose private records `seat` reads now (its team: Game.sharing)."""
+        fold = self.fold(game_id)
+        return fold.game.sharing(fold.state, seat)
+
     def _table_fold(self, game_id: str, fold: Fold) -> Fold:
         """The table's fold, which looked for no clash, as readers get it: theirs found when they ask."""
         return replace(fold, clashes_of=lambda sight: self.clashes(game_id, fold, sight))

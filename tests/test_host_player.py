@@ -131,3 +131,57 @@ def test_a_host_who_plays_no_seat_is_still_told_everything(client: FlaskClient) 
     table.log({"type": "hand", "seat": 0, "cards": list(range(1, 13))}, table.seats[0])
     assert client.get(f"/api/games/{table.id}/events", headers=bearer(table.host)).json["events"][0]["cards"] == list(range(1, 13))
     assert client.get(f"/api/games/{table.id}", headers=bearer(table.host)).json["host_seat"] is None
+
+
+LG = {"game": "ladies-and-gentlemen", "seats": ["Anna", "Ben", "Cem", "Dora"], "options": {"gossip": True}, "host_seat": 0}
+LG_OPENING = [{"type": "day", "n": 1}, {"type": "number", "seat": 1, "number": 1}, {"type": "number", "seat": 3, "number": 2}]
+
+
+def test_a_host_who_plays_cannot_read_another_teams_money_by_claiming_a_seat_nobody_held(app: Flask) -> None:
+    # Anna hosts and plays; Dora's phone logs her income. Cem (Dora's lady) has no phone yet,
+    # and the join code is the host's too: a first claim of Cem's seat now is told nothing
+    # private, whatever Dora earned, until the reveal.
+    told = []
+    for amount in (300, 600):
+        client = app.test_client()
+        table = Table(client, LG, claim=(3,))
+        for event in LG_OPENING:
+            assert table.log(event).status_code == 201
+        assert table.log({"type": "income", "seat": 3, "amount": amount, "reason": "contract"}, table.seats[3]).status_code == 201
+        claimed = client.post(f"/api/games/{table.id}/seats/2", json={"code": table.code})
+        assert claimed.status_code == 201
+        state = client.get(f"/api/games/{table.id}", headers=bearer(claimed.json["token"])).json
+        assert state["you"] == {"role": "seat", "seat": 2, "blind": True}
+        told.append((state["view"], client.get(f"/api/games/{table.id}/events", headers=bearer(claimed.json["token"])).json["events"]))
+    assert told[0] == told[1]
+
+
+def test_a_player_who_joins_after_others_logged_their_hands_reads_his_own(app: Flask) -> None:
+    # The nearest legal case: Anna (the host) and Cem logged their hands before Ben sat
+    # down. Nothing in the log is Ben's, so his first claim is not blind: he reads the hand
+    # he logs, and neither of theirs.
+    client = app.test_client()
+    table = Table(client, {**KP, "host_seat": 0}, claim=(2,))
+    table.log({"type": "deal", "dealer": 3})
+    table.log({"type": "hand", "seat": 0, "cards": ANNA})
+    table.log({"type": "hand", "seat": 2, "cards": ANNA}, table.seats[2])
+    ben = client.post(f"/api/games/{table.id}/seats/1", json={"code": table.code}).json["token"]
+    assert client.get(f"/api/games/{table.id}", headers=bearer(ben)).json["you"] == {"role": "seat", "seat": 1}
+    table.log({"type": "hand", "seat": 1, "cards": [3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9]}, ben)
+    events = client.get(f"/api/games/{table.id}/events", headers=bearer(ben)).json["events"]
+    assert [e.get("withheld", False) for e in events[1:]] == [True, True, False]
+    assert events[3]["cards"] == [3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9]
+
+
+def test_a_hand_the_playing_host_logged_for_a_seat_nobody_held_is_not_told_to_its_first_claim(app: Flask) -> None:
+    # Anna hosts and plays FTW?!; she logs a hand for Cem (two cards: it clashes with the
+    # hand's size). Whether it was flagged is Cem's to know; a token the host makes for Cem's
+    # seat by the join code is blind, so it tells the host nothing her own answer withheld.
+    client = app.test_client()
+    table = Table(client, {"game": "ftw", "seats": ["Anna", "Ben", "Cem"], "host_seat": 0}, claim=())
+    logged = table.log({"type": "hand", "seat": 2, "cards": [4, 5]})
+    assert logged.json["violation"] is None  # withheld from the host who plays Anna
+    cem = client.post(f"/api/games/{table.id}/seats/2", json={"code": table.code}).json["token"]
+    events = client.get(f"/api/games/{table.id}/events", headers=bearer(cem)).json["events"]
+    assert client.get(f"/api/games/{table.id}", headers=bearer(cem)).json["you"]["blind"] is True
+    assert events[0]["withheld"] is True and events[0]["violation"] is None

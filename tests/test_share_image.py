@@ -15,6 +15,7 @@ from PIL import Image
 from test_board import bearer, page, phone
 
 from referee.record import read_record, write_record
+from referee.web.share_image import card, png
 
 FTW = read_record((EVENTS_DIR / "ftw-3-players.jsonl").read_text(encoding="utf-8"))
 
@@ -84,3 +85,20 @@ def test_no_picture_of_a_game_not_over_nor_of_none(client: FlaskClient) -> None:
         assert answer.status_code == 404 and answer.mimetype != "image/png", path
     assert "not over" in client.get(f"/g/{made['id']}/result.png").get_data(as_text=True)
 
+
+
+def test_a_title_is_one_line_and_an_old_title_with_a_break_still_draws(client: FlaskClient) -> None:
+    # "Abend\nmit Pizza" once reached the store from a crafted form and broke the picture
+    # (Pillow measures no text of several lines; an SVG with a NUL does not parse). A title
+    # is refused where it holds a control character or a line break, naming it; one kept
+    # from before is drawn on one line.
+    for title in ("Abend\nmit Pizza", "Abend\r\nmit Pizza", "Abend\u2029mit Pizza", "Abend\x00"):
+        refused = client.post("/api/games", json={"game": "ftw", "seats": ["Anna", "Ben", "Cem"], "title": title})
+        assert refused.status_code == 400 and "a title is one line" in str(refused.json["fields"]["title"]), refused.json
+        imported = client.post("/api/games/import", data=write_record(replace(FTW.header, title=title), FTW.events[:3]).encode(),
+                               content_type="application/jsonl")
+        assert imported.status_code == 400 and "title" in imported.json["error"], imported.json
+    shared = {"title": "Abend\nmit\x1cPizza", "game": "FTW?!", "date": "28.11.2026", "winner": "Anna wins", "end": "",
+              "standings": [{"place": 1, "names": ["Anna"], "scores": [3]}], "players": "Anna"}
+    assert card(shared).title == "Abend mit Pizza"
+    assert Image.open(BytesIO(png(card(shared)))).size == (1200, 630)

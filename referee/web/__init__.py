@@ -190,7 +190,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_beside(store.path)
     tables = Tables(store, app.config["LONG_POLL_MAX_WAITING"], app.config["LONG_POLL_MAX_PER_GAME"])
-    app.extensions["referee"] = Referee(tables, Access(store), GuessLimit(app.config["JOIN_RATE_LIMIT"]), Groups(store))
+    app.extensions["referee"] = Referee(tables, Access(store, tables.sharing), GuessLimit(app.config["JOIN_RATE_LIMIT"]), Groups(store))
 
     from . import api, board_pages, group_pages, pages
 

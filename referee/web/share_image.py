@@ -48,7 +48,8 @@ def card(shared: dict[str, Any]) -> Card:
     """What the image of a shared result (`board_pages.shared_result`) says, in the reader's language."""
     rows = tuple(Row(row["place"], " · ".join(name if score is None else f"{name} ({score})" for name, score in zip(row["names"], row["scores"])))
                  for row in shared["standings"])
-    return Card(title=shorten(shared["title"], 40), game=shared["game"] if shared["title"] != shared["game"] else "", date=shared["date"],
+    # The title on one line, whatever a record from before titles were checked holds.
+    return Card(title=shorten(" ".join(shared["title"].split()), 40), game=shared["game"] if shared["title"] != shared["game"] else "", date=shared["date"],
                 headline=shared["winner"] or Markup(shared["end"]).striptags(), rows=rows,
                 players=f"{gettext('Players')}: {shorten(shared['players'], 90)}")
 

@@ -83,6 +83,26 @@ def test_with_turns_off_ben_plays_while_anna_leads(app: Flask) -> None:
     assert "play" not in table_forms(phone(app, strict, 1)[1]) and bar(phone(app, strict, 1)[1]) == ("Anna's turn", None)
 
 
+def test_with_turns_off_a_host_who_plays_plays_as_herself_and_by_the_rules_logs_for_the_one_on_turn(app: Flask) -> None:
+    # Ben hosts and plays. With turns off his phone is a player's first: its controls are
+    # his own seat's ("Your move", seat 1, logged as his own move). Playing by the rule, his
+    # phone logs for Anna, who leads, and says so in the bar and above the controls.
+    for off, said, actor in ((["kp.turn"], "Your move", "1"), ([], "Log for Anna", "0")):
+        referee = app.extensions["referee"]
+        header = {"format": FORMAT, **KP, "options": {}, **({"house_rules": {"off": off}} if off else {})}
+        table = Table.__new__(Table)
+        table.client, table.id = app.test_client(), referee.tables.create(parse_header(header, None), host_seat=1)
+        table.code, table.host = referee.access.open_table(table.id)
+        assert table.log(deal(3)).json["violation"] is None
+        host = page_of(app, table, table.host)
+        page = host.get(f"/g/{table.id}").get_data(as_text=True)
+        assert bar(page) == ("Anna's turn", said)
+        assert f'<input type="hidden" name="seat" value="{actor}">' in controls(page)
+        assert ("Logging for Anna" in controls(page)) == (actor == "0")
+        played = tap(host, table, page, "play", pick="5", count="1", jokers="0")
+        assert (played["seat"], played["by"], played["rule"]) == ((1, 1, None) if off else (0, "host", None))
+
+
 def second_game() -> list[dict[str, Any]]:
     """Game 1 dealt by Dora and played out Anna, Ben, Cem, Dora."""
     game = kp.KarrierePoker()

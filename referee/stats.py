@@ -16,7 +16,8 @@ A game the table ended early (its `end` before the rules ended it) counts as pla
 is listed as "ended early"; its wins are whom its rules still name (`Result.winners`),
 often nobody, and one that names nobody is left out of win rates (`decided` 0): it was
 never won or lost (no win rate at all for a player with no other game; its CSV rows have
-an empty `won`; the pages say "1 game ended early" beside the finished ones).
+an empty `won`; the pages say "1 game ended early" beside the finished ones, and beside
+each player's games played, so a win rate of fewer games than played reads right).
 
 Times: a game starts at its header's `started_at`, else its first event's `at`, else when
 it was stored; it ends at its last event's `at`. Games of one group whose starts follow
@@ -377,7 +378,7 @@ class Plays:
         for name, games in tallies.items():
             played, won = sum(t["played"] for t in games.values()), sum(t["won"] for t in games.values())
             decided = sum(t["decided"] for t in games.values())  # the games ended early with no winner left out
-            shown.append({"name": name, "played": played, "won": won, "win_rate": round(won / decided, 3) if decided else None,
+            shown.append({"name": name, "played": played, "won": won, "decided": decided, "win_rate": round(won / decided, 3) if decided else None,
                           "games": {kind: _shown(kind, tally) for kind, tally in sorted(games.items())}, "last": last.get(name, [])})
         shown.sort(key=lambda p: (-p["won"], -p["played"], p["name"].casefold()))
         [(house_rule_games,)] = self._query(f"SELECT COUNT(*) FROM plays p WHERE {source.plays} AND p.house_rules = 1", source.params)

@@ -171,3 +171,24 @@ def test_the_board_shows_the_open_bills_of_the_evening(client: FlaskClient) -> N
     client.post(f"/api/games/{made['id']}/events", json=last, headers=bearer(made["host_token"]))
     board = page(phone(client, made["id"], None, "en"), f"/g/{made['id']}/board")
     assert re.search(r"Bills of Ben</strong>: <span class=\"card\">gown-3 £300 1★</span>", board)
+
+
+@pytest.mark.parametrize(("language", "since", "turn"), [("en", "Break since", "Dora's turn"), ("de", "Pause seit", "Dora ist dran")])
+def test_during_a_break_the_board_says_since_when_large_and_claims_no_turn(client: FlaskClient, language: str, since: str, turn: str) -> None:
+    # Anna leads a 5, Ben passes, Cem raises with a 6: Dora's turn, and the table takes a break at 21:14.
+    answer = client.post("/api/games", json={"game": "karriere-poker", "seats": ["Anna", "Ben", "Cem", "Dora"]}).json
+    game_id, host = answer["id"], answer["host_token"]
+    for body in ({"type": "deal", "dealer": 3}, {"type": "play", "seat": 0, "cards": [5]}, {"type": "pass", "seat": 1},
+                 {"type": "play", "seat": 2, "cards": [6]}):
+        client.post(f"/api/games/{game_id}/events", json=body, headers=bearer(host))
+    stranger = phone(client, game_id, None, language)
+    assert f'<p class="board-turn" role="status">{turn}</p>' in page(stranger, f"/g/{game_id}/board")
+    client.post(f"/api/games/{game_id}/events", json={"type": "pause", "at": "2026-11-28T21:14:00+00:00"}, headers=bearer(host))
+    board = page(stranger, f"/g/{game_id}/board")
+    large = re.search(r'<p class="board-turn" role="status" data-paused>(.*?)</p>', board, re.S)
+    assert large is not None and large.group(1).startswith(f'{since} <time datetime="2026-11-28T21:14:00+00:00" data-clock>21:14 UTC</time>')
+    assert turn not in board  # a break holds every turn
+    back = {"type": "resume", "at": "2026-11-28T21:30:00+00:00"}
+    client.post(f"/api/games/{game_id}/events", json=back, headers=bearer(host))
+    board = page(stranger, f"/g/{game_id}/board/live?after=5")
+    assert f'<p class="board-turn" role="status">{turn}</p>' in board and since not in board

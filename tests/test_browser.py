@@ -261,6 +261,40 @@ def test_a_short_ftw_game_is_played_to_its_result_table(server: str, browser: Br
     shot(host, "ftw-result")
 
 
+def test_bens_ftw_reveal_names_the_10_he_took_once_however_he_taps(server: str, browser: Browser) -> None:
+    host, phones = new_table(browser, server, "ftw", ["Anna", "Ben"], ("Ben",))
+    ben = phones["Ben"]
+    game_id = ben.url.rstrip("/").split("/g/")[1].split("/")[0]
+    # Anna lays 10, Ben takes it with a low 5; then Anna lays 11, 13, … 29 and Ben 12, 14, … 28, until
+    # Anna holds one card: Ben holds the 10 the table saw him take, and 33 and 35.
+    moves = [{"type": "high", "seat": 0, "card": 10}, {"type": "low", "seat": 1, "card": 5, "take": 10}]
+    moves += [{"type": "high", "seat": k % 2, "card": 11 + k} for k in range(19)]
+    for move in moves:
+        api(server, f"/api/games/{game_id}/events", token_of(host), move)
+    form = ben.locator("form:has(#reveal-1)")
+    expect(form).to_contain_text("Already filled in: 10. Tap the other cards left in your hand.", timeout=8000)
+    expect(ben.locator("#reveal-1")).to_have_value("10")
+
+    def card(n: int) -> Any:
+        return form.locator(f"button[data-append='{n}']")
+
+    expect(card(10)).to_have_attribute("aria-pressed", "true")  # the grid shows it chosen
+    for n in (33, 35, 35, 35):  # a second tap on 35 takes it out, a third puts it back
+        card(n).click()
+    expect(ben.locator("#reveal-1")).to_have_value("10 33 35")
+    card(10).click()  # he taps the 10 too: it comes out, never in twice
+    expect(card(10)).to_have_attribute("aria-pressed", "false")
+    card(10).click()
+    expect(ben.locator("#reveal-1")).to_have_value("33 35 10")
+    reveal = form.get_by_role("button", name="Reveal").last  # below the grid: no scrolling back
+    expect(reveal).to_be_in_viewport()
+    shot(ben, "ftw-reveal-filled-in")
+    reveal.click()
+    expect(ben.locator("#table")).to_have_attribute("data-seq", str(len(moves) + 1), timeout=8000)
+    last = api(server, f"/api/games/{game_id}/events", token_of(host))["events"][-1]
+    assert (last["type"], sorted(last["cards"]), last["violation"]) == ("reveal", [10, 33, 35], None)
+
+
 SAMPLE_RECORDS = sorted((Path(__file__).resolve().parent.parent / "events").glob("*.jsonl"))
 
 
@@ -374,7 +408,7 @@ def test_the_turn_bar_is_in_sight_without_scrolling(server: str, browser: Browse
     expect(ben).not_to_have_title("▶ Your turn · Karriere Poker · Table Referee")
 
     # The host logs two 8s for Cem over Anna's single 7: flagged; the host's bar shows the
-    # flag with its Void, in sight, and one tap (and a confirmation) withdraws it. (First the
+    # flag with its Void, in sight, and one tap (and the confirmation page) withdraws it. (First the
     # host's phone shows Ben's pass: its form then names Cem.)
     expect(host.locator(".turnbar")).to_contain_text("Log for Cem", timeout=8000)
     host.select_option("#count", "2")
@@ -382,8 +416,9 @@ def test_the_turn_bar_is_in_sight_without_scrolling(server: str, browser: Browse
     bar = host.locator(".turnbar")
     expect(bar).to_contain_text("kp.raise.count", timeout=8000)
     assert in_sight(host, ".turnbar button:has-text('Void')")
-    host.once("dialog", lambda dialog: dialog.accept())
-    bar.get_by_role("button", name="Void").click()
+    bar.get_by_role("button", name="Void").click()  # the confirmation names what the void will flag: nothing here
+    expect(host.locator(".void-flags")).to_contain_text("No later move is flagged by it.")
+    host.locator("form[action*='/void/'] button.danger").click()
     expect(host.locator(".flag[data-rule='kp.raise.count']")).to_have_count(0, timeout=8000)
     expect(bar).not_to_contain_text("kp.raise.count")
 

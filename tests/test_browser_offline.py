@@ -182,25 +182,49 @@ def test_an_offline_reload_at_event_76_shows_event_76_and_back_online_the_page_c
     kept(ben, 'data-seq="77"')  # and the copy heals with it
 
 
+OPENING = [(0, 1), (1, 2), (2, 3)]  # (seat, card): the round's first three highs, logged by the host
+# Where "To beat" stands on the screen: [top, bottom, the status line's bottom, the turn bar's top].
+TO_BEAT = """() => {
+  const beat = document.querySelector('#actions ~ [data-beat]').getBoundingClientRect();
+  return [beat.top, beat.bottom, document.getElementById('live-bar').getBoundingClientRect().bottom,
+          document.querySelector('.turnbar').getBoundingClientRect().top];
+}"""
+
+
 def annas_two_moves_wait_offline_and_the_host_frees_her_seat(browser: Browser, server: str, language: str) -> tuple[Page, Page, str]:
-    """Anna's phone, offline, lays 30, thinks again and lays 12: both wait on the phone, as
-    hers. Meanwhile the host frees her seat on his phone. Returns her phone, the host's, the code."""
+    """After the OPENING, Anna's phone, offline, shows "To beat: 3" right below its status line;
+    she taps her 4 twice (one move waits, and what to beat stays in sight), thinks again and
+    lays 12: both wait on the phone, as hers. Meanwhile the host frees her seat on his phone.
+    Returns her phone, the host's, the code."""
     host, phones = new_table(browser, server, "ftw", ["Anna", "Ben", "Cem"], ("Anna",))
     handy = phones["Anna"]
     speak(handy, language, server)
+    for seat, card in OPENING:
+        api(server, f"/api/games/{game_of(handy)}/events", token_of(host), {"type": "high", "seat": seat, "card": card})
+    expect(handy.locator("#table")).to_have_attribute("data-seq", "3")
     handy.context.set_offline(True)
-    for card, waiting in (("30", 1), ("12", 2)):
-        handy.locator("#high-card").fill(card)
-        handy.locator("#high-card").press("Enter")
-        expect(handy.locator("#outbox-status")).to_contain_text(WORDS[language]["waiting"].format(waiting), timeout=8000)
+    expect(handy.locator("#live-status")).to_be_visible(timeout=5000)
+    top, _, below_status, _ = handy.evaluate(TO_BEAT)
+    handy.evaluate(f"window.scrollBy(0, {top - below_status - 8})")
+    handy.evaluate("window.failed = 0; document.addEventListener('htmx:sendError', e => { if (e.detail.requestConfig.verb === 'post') window.failed++; })")
+    for tapped in (1, 2):  # her 4, and her 4 again
+        handy.locator("form:has(input[value=high]) button[name=card][value='4']").click()
+        wait_until(handy, f"window.failed === {tapped}")
+        expect(handy.locator("#outbox-status")).to_have_text(WORDS[language]["waiting"].format(1))
+    top, bottom, below_status, bar = handy.evaluate(TO_BEAT)
+    assert below_status <= top and bottom <= bar, "the banner of waiting moves hides what to beat"
+    shot(handy, f"outbox-waits-below-the-pile-{language}")
+    handy.locator("#high-card").fill("12")
+    handy.locator("#high-card").press("Enter")
+    expect(handy.locator("#outbox-status")).to_have_text(WORDS[language]["waiting"].format(2), timeout=8000)
     host.reload()
     host.once("dialog", lambda dialog: dialog.accept())  # "Free Anna's seat?"
     host.locator("#seats li", has_text="Anna").get_by_role("button").click()
     return handy, host, host.locator(".code").inner_text().strip()
 
 
-def highs(server: str, host: Page, game_id: str) -> list[dict[str, object]]:
-    return [e for e in api(server, f"/api/games/{game_id}/events", token_of(host))["events"] if e["type"] == "high"]
+def highs(server: str, host: Page, game_id: str) -> list[tuple[int, int]]:
+    return [(e["seat"], e["card"]) for e in api(server, f"/api/games/{game_id}/events", token_of(host))["events"] if e["type"] == "high"]
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
@@ -223,7 +247,7 @@ def test_moves_anna_tapped_offline_are_never_sent_as_bens_when_the_phone_takes_h
     assert dropped.evaluate("e => e.getBoundingClientRect().bottom") <= 640  # in sight without scrolling
     shot(handy, f"outbox-dropped-bens-seat-{language}")
     handy.wait_for_timeout(1500)  # time enough for a kept move to go out, were one still kept
-    assert highs(server, host, game_id) == []
+    assert highs(server, host, game_id) == OPENING
 
     # Once read, it is gone for good.
     dropped.get_by_role("button").click()
@@ -247,7 +271,7 @@ def test_a_phone_whose_seat_was_freed_while_offline_says_at_once_that_her_moves_
     handy.goto(f"{server}/j/{code}")
     handy.get_by_role("button", name="Ben").click()
     expect(dropped.locator("p")).to_have_text(WORDS["en"]["dropped"] + WORDS["en"]["bens"])
-    assert highs(server, host, game_id) == []
+    assert highs(server, host, game_id) == OPENING
 
 
 def test_a_phone_that_followed_21_tables_keeps_the_copies_of_the_20_it_used_last(server: str, browser: Browser) -> None:

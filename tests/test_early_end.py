@@ -66,10 +66,10 @@ def test_a_game_the_table_ends_halfway_names_no_winner(name: str) -> None:
     assert played_out["ended_early"] is False and played_out["winners"]  # the rules' own end names its winners
 
 
-def test_karriere_poker_ended_before_any_game_finished_is_one_tier_and_nobody_wins() -> None:
+def test_karriere_poker_ended_before_any_game_finished_has_no_ranking_and_nobody_wins() -> None:
     record = cut_short("karriere-poker-8-players", keep=20)
     shown = report(replay(record.header, record.events))
-    assert shown["ranking"] == [["Anna", "Ben", "Cem", "Dora", "Emil", "Fay", "Gus", "Hal"]]
+    assert shown["ranking"] == []  # the seat order is no order of play
     assert shown["winners"] == [] and shown["result"]["winner"] is None
 
 
@@ -173,6 +173,22 @@ def test_the_pages_say_ended_early_and_name_no_winner(client: FlaskClient, langu
         assert said in page and "Ben wins" not in page and "Ben gewinnt" not in page  # Ben leads, and does not win
     result = client.get(f"/g/{game_id}/result").get_data(as_text=True)
     assert {"en": "Standings when the table ended the game", "de": "Stand beim Spielende durch den Tisch"}[language] in result
+
+
+@pytest.mark.parametrize(("name", "language", "said"), [
+    ("karriere-poker-5-players-flags", "en", "No game finished: no standings."),
+    ("karriere-poker-5-players-flags", "de", "Kein Spiel beendet: kein Stand."),
+    ("ladies-and-gentlemen-4-players", "en", "No standings: the table ended the game before its rules ranked anyone."),
+])
+def test_a_game_ended_before_anyone_was_ranked_says_there_are_no_standings(client: FlaskClient, name: str, language: str, said: str) -> None:
+    # Five friends end their Karriere Poker before game 1 is over: the seat order is no ranking.
+    client.get(f"/lang/{language}")
+    game_id = imported(client, cut_short(name, keep=5))
+    page = client.get(f"/g/{game_id}/result").get_data(as_text=True)
+    assert f'<p id="no-standings">{said}</p>' in page
+    assert "<ol>" not in page and "Standings when the table ended the game" not in page and "Boss and Tellerwäscher games" not in page
+    finished = client.get(f"/g/{imported(client, sample(name))}/result").get_data(as_text=True)  # played to the rules' end: ranked
+    assert "<ol>" in finished and 'id="no-standings"' not in finished
 
 
 def test_an_end_without_a_reason_is_said_in_german(client: FlaskClient) -> None:

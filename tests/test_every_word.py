@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
+from babel.messages.pofile import read_po
 from conftest import EVENTS_DIR
 from flask.testing import FlaskClient
-from language import foreign_runs, visible_text
+from language import CATALOGUE, foreign_runs, visible_text
 
 from referee.record import read_record
 
@@ -160,3 +162,17 @@ def test_the_groups_plays_file_names_its_columns_in_the_phones_language(client: 
     assert client.get(plays).get_data(as_text=True).splitlines()[0] == "Datum,Spiel-ID,Spiel,Titel,Spieler,spielte als,Platz,Punkte,Rang,gewonnen,Minuten"
     client.get("/lang/en")
     assert client.get(plays).get_data(as_text=True).splitlines()[0] == "date,game_id,game,title,player,played_as,seat,score,rank,won,minutes"
+
+
+def test_doras_hand_is_named_in_german_without_an_ending_glued_to_her_name(client: FlaskClient) -> None:
+    # The 3-player FTW?! sample with Cem as Dora, at the reveal: the host's form names her hand.
+    lines = (EVENTS_DIR / "ftw-3-players.jsonl").read_text(encoding="utf-8").splitlines()
+    lines[0] = lines[0].replace('"Cem"', '"Dora"')
+    game_id = client.post("/import", data={"text": "\n".join(lines[:44])}).headers["Location"].split("/")[2]  # up to the first reveal
+    client.get("/lang/de")
+    shown = visible_text(client.get(f"/g/{game_id}").get_data(as_text=True))
+    assert "Karten auf der Hand von Dora" in shown and "Dora'" not in shown
+    # No German sentence glues a genitive to a name ("Dora' Hand", "Emils'"): it reads right for any name.
+    with CATALOGUE.open("rb") as po:
+        glued = [m.string for m in read_po(po) if m.id and re.search(r"%\(\w+\)s(?:s\b|['’])", str(m.string))]
+    assert glued == []

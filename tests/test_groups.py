@@ -299,6 +299,7 @@ def test_only_the_groups_host_changes_its_house_rules_and_every_member_sees_who_
     # rules and their changes, but his phone cannot change them. Anna turns ftw.turn off:
     # both pages say when, and in words which rule. The maintainer prints the host link for
     # Cem's phone, which may change them too; renewed, it leaves Cem's phone out again.
+    # The change log says each change in the switch's own sentence, never the rule's id.
     groups: Groups = app.extensions["referee"].groups
     group_id = new_group(client)
     ben = app.test_client()
@@ -314,13 +315,15 @@ def test_only_the_groups_host_changes_its_house_rules_and_every_member_sees_who_
     for phone in (client, ben):
         page = phone.get(f"/groups/{group_id}").get_data(as_text=True)
         assert f'<time datetime="{change.at}">{change.at[:10]} {change.at[11:16]} UTC</time> · FTW?! ·' in page
-        assert "turned off: not this seat&#39;s turn, or an action during the reveal phase" in page
+        assert "House rule added: A player may play out of turn, also while hands are revealed</li>" in page
+        assert "ftw.turn" not in page[page.index('class="plain house-rule-changes"'):]
     ben.set_cookie("lang", "de")
     german = ben.get(f"/groups/{group_id}").get_data(as_text=True)
-    assert "Vom Gastgeber der Gruppe geändert" in german and "ausgeschaltet:" in german and "Nur der Gastgeber der Gruppe" in german
+    assert "Vom Gastgeber der Gruppe geändert" in german and "Nur der Gastgeber der Gruppe" in german
+    assert "Hausregel eingeführt: Man darf außer der Reihe spielen, auch beim Aufdecken</li>" in german
     client.post(f"/groups/{group_id}/house-rules", data={"game": "ftw", "off": []})
     assert [(c.rule, c.off) for c in groups.house_rule_changes(group_id, 10)] == [("ftw.turn", False), ("ftw.turn", True)]  # newest first
-    assert "played again: not this seat" in client.get(f"/groups/{group_id}").get_data(as_text=True)
+    assert "House rule dropped: A player may play out of turn" in client.get(f"/groups/{group_id}").get_data(as_text=True)
     db = app.config["DATABASE"]
     link = CliRunner().invoke(main, ["group", "link", "Donnerstagsrunde", "--host", "--db", db]).output.strip()
     cem = app.test_client()

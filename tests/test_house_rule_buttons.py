@@ -242,3 +242,74 @@ def test_out_of_phase_ben_settles_his_bills_before_the_courtesan_hands_on_her_ca
     assert "bill" in table_forms(page) and 'name="card" value="gown-2"' in controls(page)
     assert tap(ben, table, page, "bill", choice="return") == {**table.events()[-1], "card": "gown-2", "choice": "return", "rule": None}
     assert "bill" not in table_forms(phone(app, table_at(app, LG, [], *EVENING), 1)[1])
+
+
+# --- Senators: its turn rules off ---------------------------------------------------------------
+
+DRAWN: list[dict[str, Any]] = [{"type": "event", "kind": "other"}]  # Anna's turn: her action is due
+BIDDING: list[dict[str, Any]] = [*DRAWN, {"type": "auction", "seat": 0, "cards": ["red-1", "purple-4", "red-5"]}]  # Ben's bid is due
+JOINING: list[dict[str, Any]] = [*DRAWN, {"type": "cash-in", "seat": 0}]  # Ben joins or passes first
+
+
+def seat_of(form_kind: str, page: str) -> str:
+    """The seat the phone's form for a move of `form_kind` acts for."""
+    form = next(f for f in re.findall(r"<form .*?</form>", controls(page), re.S) if f'name="type" value="{form_kind}"' in f)
+    return re.search(r'name="seat" value="(\d+)"', form)[1]  # type: ignore[index]
+
+
+def test_with_turns_off_in_senators_cem_blackmails_on_annas_turn(app: Flask) -> None:
+    table = table_at(app, SENATORS, ["sen.turn"], *DRAWN)
+    cem, page = phone(app, table, 2)
+    assert {"auction", "blackmail", "cash-in"} <= table_forms(page) and seat_of("auction", page) == "2"
+    assert bar(page) == ("Anna's turn", "Your move")
+    assert tap(cem, table, page, "blackmail") == {**table.events()[-1], "seat": 2, "by": 2, "rule": None}
+    strict = phone(app, table_at(app, SENATORS, [], *DRAWN), 2)[1]
+    assert not {"auction", "blackmail", "cash-in"} & table_forms(strict) and bar(strict) == ("Anna's turn", None)
+
+
+def test_with_turns_off_cem_bids_before_ben_under_his_own_name(app: Flask) -> None:
+    table = table_at(app, SENATORS, ["sen.turn"], *BIDDING)
+    cem, page = phone(app, table, 2)
+    assert "Bids of Cem" in controls(page) and "Bids of Ben" not in controls(page) and seat_of("bid", page) == "2"
+    assert tap(cem, table, page, "bid", **{"bids.red-5": "3"}) == {**table.events()[-1], "seat": 2, "bids": {"red-5": 3}, "rule": None}
+    assert bar(phone(app, table, 2)[1]) == ("Ben's turn", "Your move")  # Ben still bids; Cem may bid again
+    assert "bid" not in table_forms(phone(app, table_at(app, SENATORS, [], *BIDDING), 2)[1])
+
+
+def test_with_turns_off_cem_passes_on_annas_cash_in_before_ben(app: Flask) -> None:
+    table = table_at(app, SENATORS, ["sen.turn"], *JOINING)
+    cem, page = phone(app, table, 2)
+    assert seat_of("join", page) == "2"
+    assert tap(cem, table, page, "join", choice="pass") == {**table.events()[-1], "seat": 2, "choice": "pass", "rule": None}
+    assert "join" not in table_forms(phone(app, table_at(app, SENATORS, [], *JOINING), 2)[1])
+
+
+def test_with_cash_in_steps_at_any_time_cem_buys_a_senator_while_ben_bids_with_his_own_cards_in_sight(app: Flask) -> None:
+    # Ben and Cem logged their starting cards; Cem's phone offers his own set, never Ben's cards,
+    # and no "Done cashing in": he closes no cash-in.
+    hands = [{"type": "hand", "seat": 1, "cards": ["orange-1", "orange-2", "orange-3"]},
+             {"type": "hand", "seat": 2, "cards": ["red-7", "green-7", "blue-7"]}]
+    table = table_at(app, SENATORS, ["sen.action.order"], *hands, *BIDDING)
+    cem, page = phone(app, table, 2)
+    assert {"sell-set", "buy-senators"} <= table_forms(page) and "done" not in table_forms(page) and "bid" not in table_forms(page)
+    assert 'value="red-7"' in controls(page) and "orange-2" not in page and seat_of("sell-set", page) == "2"
+    assert bar(page) == ("Ben's turn", "Your move")
+    assert tap(cem, table, page, "buy-senators", count="1") == {**table.events()[-1], "seat": 2, "count": 1, "rule": None}
+    strict = phone(app, table_at(app, SENATORS, [], *hands, *BIDDING), 2)[1]
+    assert not {"sell-set", "buy-senators"} & table_forms(strict) and bar(strict) == ("Ben's turn", None)
+
+
+def test_with_turns_off_a_host_who_plays_senators_starts_the_action_as_herself(app: Flask) -> None:
+    # Ben hosts and plays. With turns off his phone's action forms are his own seat's; playing
+    # by the rule, they log Anna's action, whose turn it is.
+    for off, expected in ((["sen.turn"], (1, 1, None)), ([], (0, "host", None))):
+        referee = app.extensions["referee"]
+        header = {"format": FORMAT, **SENATORS, "options": {}, **({"house_rules": {"off": off}} if off else {})}
+        table = Table.__new__(Table)
+        table.client, table.id = app.test_client(), referee.tables.create(parse_header(header, None), host_seat=1)
+        table.code, table.host = referee.access.open_table(table.id)
+        assert table.log(DRAWN[0]).json["violation"] is None
+        host = page_of(app, table, table.host)
+        page = host.get(f"/g/{table.id}").get_data(as_text=True)
+        played = tap(host, table, page, "blackmail")
+        assert (played["seat"], played["by"], played["rule"]) == expected

@@ -16,7 +16,9 @@ from flask.testing import FlaskClient
 
 from referee.games import GAMES
 from referee.record import FORMAT, parse_header
+from conftest import play_out, table as table_of
 from test_api import Table
+from test_karriere_poker import GAME_1
 from test_turn_bar import bar_of, table_forms
 
 KP = {"game": "karriere-poker", "seats": ["Anna", "Ben", "Cem", "Dora"]}
@@ -109,3 +111,36 @@ def test_a_void_that_flags_nothing_says_so_and_only_its_author_or_the_host_may_a
     assert anna.get(f"/g/{table.id}/void/5").status_code == 403  # Dora's move, not Anna's
     assert app.test_client().get(f"/g/{table.id}/void/5").status_code == 403  # a spectator
     assert anna.get(f"/g/{table.id}/void/99").status_code == 404
+
+
+def test_the_bars_void_opens_the_confirmation_that_names_what_the_void_will_flag(app: Flask) -> None:
+    # Cem plays a 9 out of turn after Anna's lead: flagged, and his bar shows the flag with its
+    # Void. The Void asks first, on the page that names the later moves the void will flag.
+    table = Table(app.test_client(), KP, claim=(0, 2))
+    table.log({"type": "deal", "dealer": 3})
+    table.log({"type": "play", "seat": 0, "cards": [5]}, table.seats[0])
+    assert table.log({"type": "play", "seat": 2, "cards": [9]}, table.seats[2]).json["violation"]["rule"] == "kp.turn"
+    cem = page_of(app, table, table.seats[2])
+    page = cem.get(f"/g/{table.id}").get_data(as_text=True)
+    bar = page[page.index('<nav class="turnbar'):]
+    bar = bar[:bar.index("</nav>")]
+    assert f'method="get" action="/g/{table.id}/void/3"' in bar and "hx-confirm" not in bar and 'method="post"' not in bar
+    preview = cem.get(f"/g/{table.id}/void/3").get_data(as_text=True)
+    assert "Void event 3?" in preview and "No later move is flagged by it." in preview
+    assert len(table.events()) == 3  # asking stores nothing
+
+
+def test_a_void_of_game_1s_deal_says_the_moves_come_before_game_1_is_dealt(app: Flask) -> None:
+    # Dora deals game 1, Anna leads a 5, Ben raises with a 6. Voiding the deal flags both
+    # moves: they come before game 1 is dealt (there is no "next game" in game 1).
+    table = Table(app.test_client(), KP, claim=())
+    for body in ({"type": "deal", "dealer": 3}, {"type": "play", "seat": 0, "cards": [5]}, {"type": "play", "seat": 1, "cards": [6]}):
+        table.log(body)
+    preview = page_of(app, table, table.host).get(f"/g/{table.id}/void/1").get_data(as_text=True)
+    assert "Then 2 later moves are flagged:" in preview
+    assert "Anna acts before game 1 is dealt." in preview and "Ben acts before game 1 is dealt." in preview and "next game" not in preview
+    german = page_of(app, table, table.host, "de").get(f"/g/{table.id}/void/1").get_data(as_text=True)
+    assert "Anna handelt, bevor Spiel 1 gegeben ist." in german
+    # After game 1, a move before the next deal names the game it waits for.
+    between = play_out(table_of("karriere-poker", KP["seats"]), *GAME_1, {"type": "play", "seat": 3, "cards": [5]})
+    assert between.violation_at(between.seq).message == "Dora acts before game 2 is dealt."  # type: ignore[union-attr]

@@ -267,6 +267,22 @@ def test_the_host_lets_a_flagged_move_stand_in_one_tap_and_every_phone_shows_it(
     assert "Ben&#39;s birthday" in watcher.get(f"/g/{game_id}").get_data(as_text=True)
 
 
+def test_a_ruling_is_news_while_among_the_latest_moves_and_history_keeps_it(app: Any) -> None:
+    # Ben's 3 stands by the host's ruling (event 3): the green box on every phone. Six moves
+    # later the ruling is no longer among the latest: the box is gone (no fold "Earlier"),
+    # and History still says the move stands by it.
+    host, game_id, watcher = host_and_ben(app)
+    host.post(f"/g/{game_id}/rule/2", data={"reason": "house-rule"})
+    for seat, card in ((2, 7), (0, 8), (1, 9), (2, 10), (0, 11)):  # events 4 to 8: the ruling is still among the latest six
+        host.post(f"/g/{game_id}/log", data={"type": "high", "seat": str(seat), "card": str(card)})
+        assert "stands by the table's ruling (event 3" in watcher.get(f"/g/{game_id}").get_data(as_text=True)
+    host.post(f"/g/{game_id}/log", data={"type": "note", "text": "Pizza"})  # event 9: six moves since the ruling
+    for phone in (host, watcher):
+        shown = phone.get(f"/g/{game_id}").get_data(as_text=True)
+        assert 'class="flag ruled"' not in shown and "stands by the table" not in shown and "Earlier: 1 ruling" not in shown
+    assert "stands by ruling 3" in watcher.get(f"/g/{game_id}/history").get_data(as_text=True)
+
+
 def test_a_groups_house_rules_go_into_its_new_games_and_its_statistics(app: Any) -> None:
     client = app.test_client()
     client.post("/groups", data={"name": "Club"})

@@ -7,19 +7,22 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import tempfile
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 from conftest import EVENTS_DIR
-from hypothesis import given, settings
+from flask.testing import FlaskClient
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from referee.cli import main
-from referee.record import Record, read_record
+from referee.record import Record, read_record, write_record
 from referee.replay import replay
 from referee.simulate import employee_of_the_month, ftw_game, karriere_poker, ladies_gentlemen_game, senators_game
 from referee.store import Store
@@ -189,6 +192,7 @@ def simulated(kind: str, players: int, seed: int) -> Any:
 @settings(max_examples=8, deadline=None)
 @given(games=st.lists(st.tuples(st.sampled_from(["karriere-poker", "employee-of-the-month", "ftw", "senators", "ladies-and-gentlemen"]),
                                 st.integers(3, 7), st.integers(0, 2**32)), min_size=1, max_size=4))
+@example(games=[("ladies-and-gentlemen", 5, 8587)])  # a scandal leaves no team: Emil, the courtesan, ranks first and does not win
 def test_the_kept_statistics_are_those_of_the_replayed_games(games: list[tuple[str, int, int]]) -> None:
     with tempfile.TemporaryDirectory() as folder:  # a fresh store for every example, a repeated one too
         check_kept_statistics(Tables(Store(Path(folder) / "stats.sqlite3")), games)
@@ -204,7 +208,7 @@ def check_kept_statistics(tables: Tables, games: list[tuple[str, int, int]]) -> 
         tables.import_record(record)
         result = replay(header, events).result()
         played.update(header.seats)
-        won.update(result.ranking[0])
+        won.update(result.winners)  # whom the rules name: an L&G scandal that leaves no team ranks the courtesan first, and nobody wins
         if kind == "ftw":
             for name, points in result.scores.items():
                 best[name] = max(best.get(name, points), points)
@@ -230,3 +234,24 @@ def test_who_took_longest_to_move_and_the_average_playing_time_per_player_count(
     assert played == {"kind": "ftw", "players": 3, "games": 1, "minutes": len(timed_events) - 2}
     paces = tables.plays.move_times(None)
     assert {p["name"] for p in paces} == {"Anna", "Ben", "Cem"} and {p["median_seconds"] for p in paces} == {60}
+
+
+@pytest.mark.parametrize(("language", "played", "help_said"), [
+    ("en", "2 <small class=\"muted\">(1 ended early)</small>", "counts as played, not in the win rate"),
+    ("de", "2 <small class=\"muted\">(1 vorzeitig beendet)</small>", "zählt als gespielt, aber nicht für die Siegquote"),
+])
+def test_the_players_table_says_which_played_games_the_win_rate_leaves_out(client: FlaskClient, language: str, played: str, help_said: str) -> None:
+    # The club's FTW?! evening: Anna and Cem win the first game; the second ends early with
+    # nobody winning. Anna played 2, won 1, and her win rate is 100%: the table says why.
+    client.set_cookie("lang", language)
+    record = sample("ftw-3-players")
+    half = list(record.events[: len(record.events) // 2])
+    short = write_record(record.header, [*half, {"seq": len(half) + 1, "type": "end", "reason": "out of time"}])
+    group = {"format": "table-group/1", "name": "Club", "players": [{"name": name} for name in record.header.seats],
+             "games": [{"id": game_id, "created_at": f"2026-11-28T{hour}:00:00", "seats": list(record.header.seats), "record": text}
+                       for game_id, hour, text in (("full", 19, write_record(record.header, record.events)), ("short", 21, short))]}
+    answer = client.post("/groups/import", data={"group": (io.BytesIO(json.dumps(group).encode()), "group.json")}, content_type="multipart/form-data")
+    page = client.get(answer.headers["Location"] + "/stats").get_data(as_text=True)
+    rows = re.findall(r"<tr><td>(\w+)</td><td>(.*?)</td><td>(\d+)</td><td>(.*?)</td></tr>", page.split('<table id="players">')[1].split("</table>")[0])
+    assert ("Anna", played, "1", "100%") in rows and ("Ben", played, "0", "0%") in rows
+    assert help_said in page.split('id="win-rate-help">')[1].split("</p>")[0]

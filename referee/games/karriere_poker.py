@@ -18,7 +18,7 @@ Reference: docs/games/ (made from this module). Decisions where the rules are si
   is the giver's secret.
 - The match winner when the table ends the match early (`end` event): the Boss of the
   last finished game, whatever the `end` option; no loser. With no finished game nobody
-  wins and the ranking is one tier of all players.
+  wins and there is no ranking (no standings: the seat order is no order of play).
 - Who won turns on the positions only, which are public: every phone is told the match
   winner the moment the positions decide it; the hands stay hidden until the reveal.
 - A move the table lets stand (a `ruling`, or a rule its `house_rules` turn off) applies
@@ -432,7 +432,7 @@ class KarrierePoker(Game[State]):
         seat = event["seat"]
         name = state.names[seat]
         if not state.playing:
-            yield broken("kp.deal.missing", "%(name)s acts before the deal of the next game.", name=name)
+            yield broken("kp.deal.missing", "%(name)s acts before game %(game_number)s is dealt.", name=name, game_number=state.game_number + 1)
             return  # no game to judge it in (a move before the deal has no meaning)
         missing = state.exchanges_missing()
         if missing:
@@ -798,7 +798,7 @@ class KarrierePoker(Game[State]):
         names, positions = state.names, state.positions
         games = state.finished
         last = games[-1] if games else None
-        ranking = [[names[s]] for s in last] if last else [list(names)]
+        ranking = [[names[s]] for s in last] if last else []
         match_over = self.outcome(state) or outcome
         winner = loser = None
         if match_over is not None and last is not None:  # ended early too: the Boss of the last finished game

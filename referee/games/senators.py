@@ -890,13 +890,26 @@ class Senators(Game[State]):
         return view
 
     def house_view(self, view: dict[str, Any], off: frozenset[str]) -> dict[str, Any]:
-        """The controls a rule off gives back; every other rule off hides nothing.
+        """The controls a rule off gives back; every other rule off hides nothing. A seat's
+        phone given a form by a rule off acts for its own seat (a host who plays: hers).
 
+        sen.turn          out of turn: in the action phase every other player still in the
+                          game starts an auction, a blackmail or a cash-in (it becomes his
+                          turn); while bids or joins are due, each of them bids (again) or
+                          joins or passes (`out_of_turn`, `may_act`). Nothing given back
+                          for a decide, demand or answer by another seat: it stands as the
+                          active player's (the target's) and spends his money, so it goes
+                          through the host's phone; nor for a hand after the first event
+                          card, a second action, or an event card during an action: the
+                          host's phone or the API
+        sen.action.order  once the first event card is drawn, every player still in the
+                          game sells a set and buys senators at any time, as in a cash-in
+                          of his own (`cash_any_time`, `may_act`); nothing for `done`
+                          outside one's own cash-in (it would close another's), nor for an
+                          answer, decide or demand out of order (no meaning, or to oneself)
         sen.bid.higher    a bid's prices start at 1, whatever the highest bid
         sen.demand.twice  a demand may name a player asked before in this blackmail
-        sen.eliminated, sen.turn, sen.action.order: nothing given back: each phase's forms are
-                          the acting seat's (the host logs for anyone); a move out of turn or
-                          phase goes through the host's phone or the API
+        sen.eliminated    nothing given back: the forms are for players still in the game
         sen.senators.none nothing given back: a seat without senators is out (sen.eliminated)
         sen.auction.cards, sen.card.unknown, sen.card.owner, sen.set.invalid: nothing: the
                           cards can be typed
@@ -910,6 +923,14 @@ class Senators(Game[State]):
         if "sen.demand.twice" in off and "blackmail" in view:
             targets = [*view["blackmail"]["targets"], *view["blackmail"]["demanded"]]
             view["blackmail"] = {**view["blackmail"], "targets": [name for name in view["senators"] if name in targets]}
+        if {"sen.turn", "sen.action.order"} & off and view["phase"] not in ("hands", "over"):
+            alive = [name for name in view["senators"] if name not in view["eliminated"]]
+            if "sen.turn" in off and view["phase"] in ("action", "bidding", "joining"):
+                view["out_of_turn"] = [name for name in alive if name != view["turn"]]
+            if "sen.action.order" in off:
+                view["cash_any_time"] = alive
+            acting = {*view["may_act"], *view.get("out_of_turn", []), *view.get("cash_any_time", [])}
+            view["may_act"] = [name for name in view["senators"] if name in acting]
         return view
 
     def explain(self, state: State, applied: Sequence[Event]) -> dict[str, list[dict[str, Any]]]:

@@ -320,7 +320,8 @@ def table_context(game_id: str, fold: Fold, caller: Caller, error: str | None = 
         rulable = caller.is_host and event.get("type") not in fold.game.private_events and not violation.rule.startswith("core.")
         flagged.append({"seq": flagged_seq, **flag_json(violation), "said": violation, "mine": mine, "rulable": rulable})
     clashes = [{"seq": seq, **flag_json(clash), "said": clash} for seq, clash in fold.clashes_for(sight)][-5:]
-    recent = store.events(game_id, after=fold.seq - 6)
+    since = fold.seq - 6  # the latest moves: "Latest", and what is news (a ruling among them)
+    recent = store.events(game_id, after=since)
     view = fold.view(seat, sight)
     moves = [e for e in recent if e["type"] not in ("note", "void") and not fold.withdrawn_at(e["seq"])]
     me = None if seat is None else fold.header.seats[seat]
@@ -346,7 +347,7 @@ def table_context(game_id: str, fold: Fold, caller: Caller, error: str | None = 
         "recent": [event_json(fold, e, sight) for e in recent][::-1],
         "news": news(fold, view, moves[-1] if moves else None, sight),
         "clashes": clashes,
-        "ruled": fold.ruled[-5:],
+        "ruled": [r for r in fold.ruled if r.ruling > since],  # news while among the latest; History keeps every ruling
         "sight": sight,
         "awaiting_reveal": finished and caller.is_host and bool(fold.game.private_events) and store.revealed(game_id) is None,
         "unrevealed_end": finished and bool(fold.game.private_events) and store.revealed(game_id) is None,

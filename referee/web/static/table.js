@@ -4,7 +4,8 @@
 // its <details> open, the focus and the caret. A form the player sends starts afresh,
 // unless it comes back with an error: then what he sent is put back, to correct it.
 // Tap pickers: a button with data-append adds its card to the field data-target names
-// (data-undo takes the last one off), as if the player had typed it; data-line adds a
+// (data-undo takes the last one off), as if the player had typed it; in a grid of cards that
+// exist once (data-unique) a second tap takes the card out again; data-line adds a
 // player's name as a line of its own, or takes it off.
 (function () {
   var typed = {};  // field key -> value the player entered (a list for checkboxes)
@@ -43,23 +44,28 @@
     if (field.closest && field.closest("#table")) remember(typed, field);
     counted(field);
   });
-  // Each card button of a hand shows how many of its card the field holds (×2), typed or tapped.
+  // Each card button of a hand shows how many of its card the field holds (×2), typed or tapped,
+  // from the first page on (a field may come filled in); a card that exists once shows as pressed.
   function counted(field) {
     if (!field.id) return;
     var tokens = field.value.split(/\s+/).filter(Boolean);
     document.querySelectorAll("button[data-append][data-target='" + field.id + "']").forEach(function (button) {
       var count = tokens.filter(function (token) { return token.toUpperCase() === button.getAttribute("data-append"); }).length;
-      if (count) button.setAttribute("data-count", count); else button.removeAttribute("data-count");
+      if (button.closest("[data-unique]")) button.setAttribute("aria-pressed", count ? "true" : "false");
+      else if (count) button.setAttribute("data-count", count); else button.removeAttribute("data-count");
     });
   }
+  document.addEventListener("DOMContentLoaded", function () { fields(document.getElementById("table")).forEach(counted); });
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("button[data-append], button[data-undo]");
     if (!button) return;
     var field = document.getElementById(button.getAttribute("data-target") || button.getAttribute("data-undo"));
     if (!field) return;
-    var tokens = field.value.split(/\s+/).filter(Boolean);
-    if (button.hasAttribute("data-append")) tokens.push(button.getAttribute("data-append"));
-    else tokens.pop();
+    var tokens = field.value.split(/\s+/).filter(Boolean), card = button.getAttribute("data-append");
+    var other = function (token) { return token.toUpperCase() !== card; };
+    if (!card) tokens.pop();
+    else if (button.closest("[data-unique]") && !tokens.every(other)) tokens = tokens.filter(other);
+    else tokens.push(card);
     field.value = tokens.join(" ");
     field.dispatchEvent(new Event("input", { bubbles: true }));
   });
@@ -477,11 +483,18 @@
     if (flushing) { flushing = null; retry(event.detail.xhr); sayAway(away); return; }  // still cut off: try again later
     if (posting && event.detail.elt && event.detail.elt.closest && event.detail.elt.closest("#table")) {
       posting.fields = Object.assign({}, sent);  // what the player entered, to put back if it is refused
-      outbox(outbox().concat([posting]));
+      if (!outbox().some(sameAs(posting))) outbox(outbox().concat([posting]));  // a double tap waits once
       posting = null;
       retry(event.detail.xhr);  // after Retry-After when the server names it
       sayAway(away);
     }
+  }
+  // The same move as `move`: its path, reader and fields (expected_seq among them), whatever its key.
+  function sameAs(move) {
+    var tapped = function (entry) {
+      return JSON.stringify([entry.path, entry.reader, entry.pairs.filter(function (pair) { return pair[0] !== "key"; })]);
+    };
+    return function (entry) { return tapped(entry) === tapped(move); };
   }
   function sayAway(away) {
     var box = document.getElementById("outbox-status");

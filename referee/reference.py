@@ -17,15 +17,16 @@ from babel.messages.pofile import read_po
 from marshmallow import fields, missing, validate
 
 from .games import GAMES
+from .games.base import Game
 from .record import COMMON_EVENTS
 from .replay import CORE_RULES
 
 CATALOGUE = Path(__file__).resolve().parent / "web" / "translations" / "de" / "LC_MESSAGES" / "messages.po"
 HEADINGS = {
     "en": ("Players", "Options", "option", "default", "meaning", "Events", "type", "fields", "Rule ids", "id", "broken when",
-           "Scoring", "Where the rules are silent", "every game", "none"),
+           "Scoring", "Where the rules are silent", "every game", "none", "A rule turned off: the buttons it gives back"),
     "de": ("Spieler", "Optionen", "Option", "Vorgabe", "Bedeutung", "Ereignisse", "Typ", "Felder", "Regeln", "Regel", "verletzt, wenn",
-           "Wertung", "Wo die Regeln schweigen", "jedes Spiel", "keine"),
+           "Wertung", "Wo die Regeln schweigen", "jedes Spiel", "keine", "Eine Regel ausgeschaltet: die Knöpfe, die sie zurückgibt"),
 }
 
 
@@ -88,6 +89,9 @@ def reference(name: str, language: str | None = None) -> str:
     else:
         lines += [f"| {head[9]} | {head[10]} |", "|---|---|"]
         lines += [f"| `{rule}` | {german().get(text, text) if language == 'de' else text} |" for rule, text in rules.items()]
+    given_back = inspect.getdoc(type(game).house_view)  # each game's own verdict per rule id
+    if type(game).house_view is not Game.house_view and given_back:
+        lines += ["", f"## {head[15]}", "", "```", given_back, "```"]
     lines += ["", f"## {head[11]}", "", game.scoring, "", f"## {head[12]}", ""]
     decisions = inspect.getdoc(inspect.getmodule(game)) or ""
     body = decisions.split("\n\n", 1)[1] if "\n\n" in decisions else decisions

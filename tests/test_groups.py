@@ -113,6 +113,9 @@ def test_a_finished_group_game_is_in_its_statistics_with_a_bg_stats_button(clien
     page = stats_page(client, group_id)
     assert "1 finished game" in page and "<td>Anna</td><td>1</td><td>1</td><td>100%</td>" in page
     assert "<td>Anna</td><td>1/1</td><td>24.0</td><td>24</td>" in page  # average and best points
+    client.set_cookie("lang", "de")
+    assert "<td>Anna</td><td>1/1</td><td>24,0</td><td>24</td>" in stats_page(client, group_id)  # a German decimal comma
+    client.delete_cookie("lang")
     result = client.get(f"/g/{game_id}/result").get_data(as_text=True)
     link = result.split('id="bgstats" href="', 1)[1].split('"', 1)[0]
     assert link.startswith(PUSH_PLAY)

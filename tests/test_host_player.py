@@ -9,6 +9,7 @@ The property over random games is in test_privacy.py (the twins); here, the stor
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -186,3 +187,20 @@ def test_a_hand_the_playing_host_logged_for_a_seat_nobody_held_is_not_told_to_it
     events = client.get(f"/api/games/{table.id}/events", headers=bearer(cem)).json["events"]
     assert client.get(f"/api/games/{table.id}", headers=bearer(cem)).json["you"]["blind"] is True
     assert events[0]["withheld"] is True and events[0]["violation"] is None
+
+
+def test_a_host_who_plays_ftw_and_logs_bens_move_is_offered_every_card_not_her_hand(app: Flask) -> None:
+    # Anna hosts, plays and logged her hand; at Ben's turn her phone logs for him. The cards
+    # it offers are his choice: every card above the top, never her own hand under his name.
+    client = app.test_client()
+    table = Table(client, {"game": "ftw", "seats": ["Anna", "Ben", "Cem"], "host_seat": 0}, claim=())
+    anna = list(range(1, 13))
+    table.log({"type": "hand", "seat": 0, "cards": anna})
+    assert table.log({"type": "high", "seat": 0, "card": 5}).json["violation"] is None
+    phone = app.test_client()
+    phone.set_cookie("referee_token", table.host, path=f"/g/{table.id}")
+    page = phone.get(f"/g/{table.id}").get_data(as_text=True)
+    controls = page[page.index('<span id="actions">'):]
+    assert "Logging for Ben" in controls
+    offered = [int(n) for n in re.findall(r'<button name="card" value="(\d+)"', controls)]
+    assert offered[:31] == list(range(6, 37))  # the high grid: 6 to 36, whatever Anna holds

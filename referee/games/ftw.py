@@ -431,12 +431,19 @@ class Ftw(Game[State]):
 
     @staticmethod
     def _chips(view: dict[str, Any], off: frozenset[str]) -> dict[str, list[int]]:
-        """The cards each move's grid offers: the seat's logged hand (else every card), above
-        the top card for a high and below it for a low or boost, unless the table turned that
-        rule off (the field to type a card takes any)."""
-        mine, top = view.get("hand") or range(1, view["card_range"] + 1), view["top"]
-        return {"high_cards": [c for c in mine if top is None or c > top or "ftw.high.not-higher" in off],
-                "low_cards": [c for c in mine if top is None or c < top or "ftw.low.not-lower" in off]}
+        """The cards each move's grid offers: above the top card for a high, below it for a
+        low or boost, unless the table turned that rule off (the field to type a card takes
+        any); from the seat's logged hand (`high_cards`, `low_cards`; every card while none
+        is logged) and from every card (`high_any`, `low_any`: a host who plays logs another
+        seat's move, and her own hand is no choice of his)."""
+        top, every = view["top"], range(1, view["card_range"] + 1)
+
+        def grids(cards: Iterable[int]) -> tuple[list[int], list[int]]:
+            cards = list(cards)
+            return ([c for c in cards if top is None or c > top or "ftw.high.not-higher" in off],
+                    [c for c in cards if top is None or c < top or "ftw.low.not-lower" in off])
+        (high, low), (high_any, low_any) = grids(view.get("hand") or every), grids(every)
+        return {"high_cards": high, "low_cards": low, "high_any": high_any, "low_any": low_any}
 
     def house_view(self, view: dict[str, Any], off: frozenset[str]) -> dict[str, Any]:
         """The controls a rule off gives back; every other rule off hides nothing.

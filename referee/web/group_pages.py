@@ -50,7 +50,7 @@ GROUP_HOSTS_KEPT = 20
 
 @bp.app_template_filter("decimal")
 def decimal(number: float) -> str:
-    """A rating with one decimal, in the phone's language (3.5, 3,5)."""
+    """A rating or an average with one decimal, in the phone's language (3.5, 3,5)."""
     return format_decimal(number, "0.0")
 
 

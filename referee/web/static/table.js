@@ -5,7 +5,8 @@
 // unless it comes back with an error: then what he sent is put back, to correct it.
 // Tap pickers: a button with data-append adds its card to the field data-target names
 // (data-undo takes the last one off), as if the player had typed it; in a grid of cards that
-// exist once (data-unique) a second tap takes the card out again; data-line adds a
+// exist once (data-unique) a card already named stays named once, however often it is tapped
+// (a player taps his hand as he holds it, the cards filled in among them); data-line adds a
 // player's name as a line of its own, or takes it off.
 (function () {
   var typed = {};  // field key -> value the player entered (a list for checkboxes)
@@ -64,8 +65,7 @@
     var tokens = field.value.split(/\s+/).filter(Boolean), card = button.getAttribute("data-append");
     var other = function (token) { return token.toUpperCase() !== card; };
     if (!card) tokens.pop();
-    else if (button.closest("[data-unique]") && !tokens.every(other)) tokens = tokens.filter(other);
-    else tokens.push(card);
+    else if (!button.closest("[data-unique]") || tokens.every(other)) tokens.push(card);  // a unique card named once, however often tapped
     field.value = tokens.join(" ");
     field.dispatchEvent(new Event("input", { bubbles: true }));
   });

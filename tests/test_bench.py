@@ -61,6 +61,11 @@ def test_the_clash_timing_benchmark_runs() -> None:
         assert f"{answer} " in done.stdout and "B slower in" in done.stdout, done.stdout
 
 
+def test_the_share_benchmark_runs() -> None:
+    done = bench("bench_share.py", "--rounds", "1")
+    assert "finished games; reference (the result page)" in done.stdout and "png       median" in done.stdout, done.stdout
+
+
 QUICK_RUNS = {
     "bench_stats.py": test_the_statistics_benchmark_runs,
     "bench_store.py": test_the_store_benchmark_runs_on_both_backends,
@@ -69,4 +74,5 @@ QUICK_RUNS = {
     "bench_hostile.py": test_the_hostile_clients_benchmark_runs,
     "bench_failover.py": test_the_failover_benchmark_runs,
     "bench_clash_timing.py": test_the_clash_timing_benchmark_runs,
+    "bench_share.py": test_the_share_benchmark_runs,
 }

@@ -313,3 +313,14 @@ def test_with_turns_off_a_host_who_plays_senators_starts_the_action_as_herself(a
         page = host.get(f"/g/{table.id}").get_data(as_text=True)
         played = tap(host, table, page, "blackmail")
         assert (played["seat"], played["by"], played["rule"]) == expected
+
+
+def test_a_senators_seat_that_logged_its_starting_cards_is_not_offered_the_form_again(app: Flask) -> None:
+    # A second starting hand would be flagged (sen.turn): once Ben's three cards are logged his
+    # phone shows them among his cards and no longer offers the form; Cem's still does.
+    table = table_at(app, SENATORS, [])
+    assert table.log({"type": "hand", "seat": 1, "cards": ["red-1", "blue-2", "red-3"]}, table.seats[1]).json["violation"] is None
+    _, ben = phone(app, table, 1)
+    _, cem = phone(app, table, 2)
+    assert 'name="type" value="hand"' not in controls(ben) and '<span class="nowrap">red 1</span>' in ben
+    assert 'name="type" value="hand"' in controls(cem)

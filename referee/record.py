@@ -91,12 +91,16 @@ class HouseRules(Schema):
     off = fields.List(fields.String(), required=True, validate=validate.Length(max=100))
 
 
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")  # would turn the text after them around
+
+
 def one_line(title: str) -> None:
-    """A title is one line of text: no control character or line break (a share image or
-    a page would break it, an SVG would not parse)."""
+    """A title is one line of text, read as typed: no control character, line break or bidi
+    override (a share image or a page would break or turn it, an SVG would not parse)."""
     for char in title:
-        if unicodedata.category(char) in ("Cc", "Zl", "Zp"):
-            raise ValidationError(f"holds {UNSEEN[unicodedata.category(char)]} (U+{ord(char):04X}): a title is one line")
+        kind = unicodedata.category(char)
+        if kind in ("Cc", "Zl", "Zp") or char in BIDI_CONTROLS:
+            raise ValidationError(f"holds {UNSEEN[kind]} (U+{ord(char):04X}): a title is one line, read as typed")
 
 
 class HeaderSchema(Schema):

@@ -92,7 +92,7 @@ def test_a_title_is_one_line_and_an_old_title_with_a_break_still_draws(client: F
     # (Pillow measures no text of several lines; an SVG with a NUL does not parse). A title
     # is refused where it holds a control character or a line break, naming it; one kept
     # from before is drawn on one line.
-    for title in ("Abend\nmit Pizza", "Abend\r\nmit Pizza", "Abend\u2029mit Pizza", "Abend\x00"):
+    for title in ("Abend\nmit Pizza", "Abend\r\nmit Pizza", "Abend\u2029mit Pizza", "Abend\x00", "\u202eazziP"):
         refused = client.post("/api/games", json={"game": "ftw", "seats": ["Anna", "Ben", "Cem"], "title": title})
         assert refused.status_code == 400 and "a title is one line" in str(refused.json["fields"]["title"]), refused.json
         imported = client.post("/api/games/import", data=write_record(replace(FTW.header, title=title), FTW.events[:3]).encode(),

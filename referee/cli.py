@@ -562,12 +562,14 @@ def samples(folder: str) -> None:
               help="Seconds a request's line and headers may take to arrive.")
 @click.option("--transfer-timeout", default=10.0, show_default=True, type=click.FloatRange(0.1, 3600),
               help="Seconds a request's body or an answer may stand still (a client that does not read its answers).")
+@click.option("--body-timeout", default=30.0, show_default=True, type=click.FloatRange(0.1, 3600),
+              help="Seconds a request's whole body may take to arrive, however slowly it trickles.")
 @click.option("--no-notify", is_flag=True,
               help="Use no LISTEN/NOTIFY (a pooler in transaction mode such as PgBouncer, or an engine without them): "
                    "phones waiting on another server process see a move within half a second.")
 @db_option
 def serve(host: str, port: int, max_waiting: int, max_connections: int, max_connections_per_address: int, idle_timeout: float,
-          header_timeout: float, transfer_timeout: float, no_notify: bool, db_path: str) -> None:
+          header_timeout: float, transfer_timeout: float, body_timeout: float, no_notify: bool, db_path: str) -> None:
     """Run the app on gevent's WSGI server: one event loop serves every phone."""
     from gevent import monkey
 
@@ -586,7 +588,8 @@ def serve(host: str, port: int, max_waiting: int, max_connections: int, max_conn
     else:
         tables.store.db.listen(tables.wake)  # moves stored by other server processes wake this one's phones
     try:  # bind first: "Open …" is said only once the server really listens
-        server = listen(app, host, port, Limits(idle_timeout, header_timeout, transfer_timeout, max_connections, max_connections_per_address))
+        server = listen(app, host, port, Limits(idle_timeout, header_timeout, transfer_timeout, max_connections, max_connections_per_address,
+                                                 body_timeout))
     except OSError as error:
         reason = os.strerror(error.errno) if error.errno else str(error)
         raise click.ClickException(f"cannot listen on {host}:{port} ({reason}): the port is taken; "

@@ -93,6 +93,30 @@ def test_a_request_sent_by_halves_is_closed_after_the_header_timeout(tmp_path: P
         assert 0.8 < closed_after(slow, 5) < 2.0
 
 
+def test_a_body_trickled_a_byte_at_a_time_is_given_up_at_the_body_timeout(tmp_path: Path) -> None:
+    # Each byte of the body comes in time (every 0.3 s, the transfer timeout is 30 s), the
+    # whole body never does: the server answers 400 and closes within the body timeout.
+    with room(tmp_path, "--body-timeout", "1.5", "--transfer-timeout", "30", "--idle-timeout", "30") as (port, game):
+        slow = socket.create_connection(("127.0.0.1", port))
+        slow.sendall(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{")
+
+        def trickle() -> None:
+            with contextlib.suppress(OSError):
+                for _ in range(100):
+                    time.sleep(0.3)
+                    slow.send(b" ")
+
+        threading.Thread(target=trickle, daemon=True).start()
+        started = time.monotonic()
+        slow.settimeout(10)
+        said = slow.recv(65536)
+        assert said.startswith(b"HTTP/1.1 400"), said[:200]
+        assert 1.2 < time.monotonic() - started < 4.0
+        # A phone's request with its whole body at once is served as ever.
+        phone = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        assert ask(phone, "GET", f"/api/games/{game}")["seq"] == 78
+
+
 def begun(address: str, port: int) -> socket.socket:
     """A connection from `address` that has sent the first bytes of a request, and no more."""
     sock = socket.create_connection(("127.0.0.1", port), source_address=(address, 0))

@@ -12,7 +12,9 @@ No client stalls the room (`Limits`, with gevent's own means: its sockets' timeo
 `gevent.Timeout`, `gevent.sleep`). A connection waiting for its next request is closed
 after `idle` seconds (a long-poll is a request being served, never idle); a request line
 and headers must be in within `header` seconds of their first byte; a body that stops
-coming, or an answer the client does not read, is given up after `transfer` seconds.
+coming, or an answer the client does not read, is given up after `transfer` seconds; a
+whole body must be in within `body` seconds of the headers, however it trickles (a byte
+every few seconds keeps each read in time and would hold the connection for days).
 A connection is answered at most AHEAD requests in a row that it sent before the answer
 to the one before was written (pipelined; browsers never do), then closed; the kernel
 keeps little unsent beyond what the client's window takes (TCP_NOTSENT_LOWAT), so a
@@ -38,6 +40,7 @@ from __future__ import annotations
 import math
 import resource
 import socket
+import time
 from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any
@@ -62,6 +65,33 @@ class Limits:
     transfer: float = 10.0  # seconds a body or an answer may stand still
     connections: int = 10_000  # open connections at once
     per_address: int = 1_000  # open connections at once from one address; 0: no cap (behind a reverse proxy, all are the proxy's)
+    body: float = 30.0  # seconds a request's whole body may take, from the end of its headers
+
+
+class Body:
+    """A request's body (gevent's `wsgi.input`) that must be in by `deadline` (monotonic):
+    each read is given what time is left, and past it raises the same TimeoutError a body
+    that stands still does (the app answers it 400)."""
+
+    def __init__(self, body: Any, deadline: float) -> None:
+        self.body, self.deadline = body, deadline
+
+    def _in_time(self, read: Any, *args: Any) -> Any:
+        late = TimeoutError("the request's body took too long")
+        with gevent.Timeout(max(0.0, self.deadline - time.monotonic()), late):
+            return read(*args)
+
+    def read(self, *args: Any) -> bytes:
+        return self._in_time(self.body.read, *args)  # type: ignore[no-any-return]
+
+    def readline(self, *args: Any) -> bytes:
+        return self._in_time(self.body.readline, *args)  # type: ignore[no-any-return]
+
+    def readlines(self, *args: Any) -> list[bytes]:
+        return self._in_time(self.body.readlines, *args)  # type: ignore[no-any-return]
+
+    def __iter__(self) -> Any:
+        return iter(self.readline, b"")
 
 
 class Handler(WSGIHandler):  # type: ignore[misc]
@@ -119,6 +149,7 @@ class Handler(WSGIHandler):  # type: ignore[misc]
         self.socket.settimeout(self.server.limits.transfer)
         environ: dict[str, Any] = super().get_environ()
         environ[CLIENT_GONE] = lambda: closed(self.socket)
+        environ["wsgi.input"] = Body(environ["wsgi.input"], time.monotonic() + self.server.limits.body)
         return environ
 
 

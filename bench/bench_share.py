@@ -17,6 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_stats import report
 from referee.record import read_record, write_record
 from referee.web import create_app
 
@@ -44,10 +45,7 @@ def main() -> None:
                 assert client.get(path.format(game_id)).status_code == 200
             took[name].append((time.perf_counter() - start) / len(games))
     print(f"{len(games)} finished games; reference (the result page): median {statistics.median(took['reference']) * 1000:.1f} ms")
-    for name in ("svg", "png"):
-        ratios = sorted(mine / ref for mine, ref in zip(took[name], took["reference"], strict=True))
-        print(f"{name:9} median {statistics.median(took[name]) * 1000:.1f} ms; ratio to the reference "
-              f"min {ratios[0]:.2f} / median {statistics.median(ratios):.2f} / max {ratios[-1]:.2f}")
+    report(took, ("svg", "png"), places=2)
 
 
 if __name__ == "__main__":

@@ -101,10 +101,15 @@ def main() -> None:
         for name, action in (("reference", reference), ("stats", stats), ("page", page)):
             took[name].append(timed(action))
     print(f"reference (read the games table): median {statistics.median(took['reference']) * 1000:.0f} ms")
-    for name in ("stats", "page"):
+    report(took, ("stats", "page"))
+
+
+def report(took: dict[str, list[float]], names: tuple[str, ...], places: int = 1) -> None:
+    """Each of `names`: its median time, and its ratio to the same round's `reference` (min / median / max)."""
+    for name in names:
         ratios = sorted(mine / ref for mine, ref in zip(took[name], took["reference"], strict=True))
-        print(f"{name:9} median {statistics.median(took[name]) * 1000:.0f} ms; ratio to the reference "
-              f"min {ratios[0]:.1f} / median {statistics.median(ratios):.1f} / max {ratios[-1]:.1f}")
+        print(f"{name:9} median {statistics.median(took[name]) * 1000:.{places}f} ms; ratio to the reference "
+              f"min {ratios[0]:.{places}f} / median {statistics.median(ratios):.{places}f} / max {ratios[-1]:.{places}f}")
 
 
 if __name__ == "__main__":
